@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+#
+# sch_codel: out-of-tree CoDel qdisc for Debian 12's 6.1 kernel.
+#
+#   make            module (build/module/<release>/sch_codel.ko) + simulator
+#   make unit       host unit tests of codel.h
+#   make check      unit tests, then the in-guest suite under QEMU
+#   make demo       pfifo vs codel at 10 Mbit/s, in QEMU
+#   make style      checkpatch --strict, sparse (C=2) and W=1 on the module
+#
+# KERNELRELEASE defaults to the release of Debian's installed
+# linux-headers-amd64; KDIR to its build tree.  Override either.
+
+KERNELRELEASE ?= $(shell scripts/kernel-release.sh)
+KDIR ?= /lib/modules/$(KERNELRELEASE)/build
+BUILD := build
+MODDIR := $(BUILD)/module/$(KERNELRELEASE)
+MODULE := $(MODDIR)/sch_codel.ko
+MOD_SRCS := Kbuild sch_codel.c codel.h pkt_sched_codel.h
+
+CC ?= cc
+USER_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Werror -Iuser/shim -I.
+SIM := $(BUILD)/codel-sim
+UNIT := $(BUILD)/test-codel
+
+.PHONY: all module sim unit check check-guest demo shell style deps clean \
+	headers distclean
+
+all: headers
+	@$(MAKE) --no-print-directory module sim
+
+# Install what is missing (Debian packages only); re-read the release after.
+deps:
+	scripts/deps.sh
+
+headers:
+	@test -n "$(KERNELRELEASE)" && test -e "$(KDIR)/Makefile" || \
+		scripts/deps.sh
+
+module: $(MODULE)
+
+# Kbuild builds in the directory it is pointed at; give it one per kernel
+# release under build/, holding links to the sources.
+$(MODULE): $(MOD_SRCS)
+	@test -e "$(KDIR)/Makefile" || { echo "no kernel build tree at $(KDIR)" >&2; exit 1; }
+	@mkdir -p $(MODDIR)
+	@for f in $(MOD_SRCS); do ln -sf $(CURDIR)/$$f $(MODDIR)/$$f; done
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(MODDIR) $(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
+
+sim: $(SIM)
+
+$(SIM): user/codel-sim.c user/pktq.h codel.h user/shim/linux/types.h user/shim/linux/math64.h
+	@mkdir -p $(BUILD)
+	$(CC) $(USER_CFLAGS) -o $@ $<
+
+$(UNIT): tests/unit/test-codel.c tests/unit/tap.h user/pktq.h codel.h user/shim/linux/types.h user/shim/linux/math64.h
+	@mkdir -p $(BUILD)
+	$(CC) $(USER_CFLAGS) -o $@ $< -lm
+
+unit: $(UNIT) $(SIM)
+	$(UNIT)
+
+style: headers
+	scripts/style.sh $(KDIR)
+
+clean:
+	-@if test -e "$(KDIR)/Makefile" && test -d $(MODDIR); then \
+		$(MAKE) -C $(KDIR) M=$(CURDIR)/$(MODDIR) clean; fi
+	rm -f $(SIM) $(UNIT)
+
+distclean:
+	rm -rf $(BUILD)

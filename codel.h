@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause */
+/*
+ * CoDel - the Controlled Delay active queue management algorithm core.
+ *
+ * Nichols and Jacobson, "Controlling Queue Delay" (ACM Queue, 2012);
+ * RFC 8289.  This file holds the algorithm only: no clock, no allocation,
+ * no lock, no kernel call.  The caller passes the current time in and lets
+ * the core touch packets only through struct codel_pkt_ops, so the very same
+ * file builds into sch_codel.ko and into the userspace tests and simulator
+ * (which supply <linux/types.h> and <linux/math64.h> through a small shim).
+ *
+ * Semantics follow Linux 6.1's include/net/codel_impl.h bit for bit, given
+ * the same clock readings; see README.md, "Differences from the v12 seed".
+ *
+ * Time
+ * ----
+ * codel_time_t counts 1024 ns units in a u32 (ns >> CODEL_SHIFT).  It wraps
+ * every 4398 s, so times are only ever compared through the signed
+ * difference helpers below, which are correct while the two instants are
+ * less than 2^31 units (2199 s) apart.  The qdisc bounds every configured
+ * time (CODEL_TIME_MAX_US) so that even 16 * interval, used by the re-entry
+ * rule, stays far inside that window.
+ *
+ * State machine (RFC 8289 section 3)
+ * ---------------------------------
+ * A packet's sojourn time is measured when it reaches the head of the queue.
+ * While sojourn >= target and more than one MTU stays queued, the
+ * "first_above_time" deadline runs; once it has been above target for a
+ * whole interval CoDel enters the dropping state, drops (or ECN-marks) one
+ * packet and schedules the next drop at interval / sqrt(count) later.  It
+ * leaves the dropping state as soon as one packet's sojourn falls below
+ * target or the backlog falls to one MTU.
+ */
+#ifndef _SCH_CODEL_CORE_H
+#define _SCH_CODEL_CORE_H
+
+#include <linux/types.h>
+#include <linux/math64.h>
+
+typedef u32 codel_time_t;
+typedef s32 codel_tdiff_t;
+
+#define CODEL_SHIFT		10
+#define CODEL_NSEC_PER_USEC	1000U
+
+/* Wrap-safe comparisons of two codel_time_t instants. */
+static inline bool codel_time_after(codel_time_t a, codel_time_t b)
+{
+	return (codel_tdiff_t)(a - b) > 0;
+}
+
+static inline bool codel_time_after_eq(codel_time_t a, codel_time_t b)
+{
+	return (codel_tdiff_t)(a - b) >= 0;
+}
+
+static inline bool codel_time_before(codel_time_t a, codel_time_t b)
+{
+	return (codel_tdiff_t)(a - b) < 0;
+}
+
+static inline codel_time_t codel_ns_to_time(u64 ns)
+{
+	return (codel_time_t)(ns >> CODEL_SHIFT);
+}
+
+/* Configuration arrives in microseconds over netlink (TCA_CODEL_*). */
+static inline codel_time_t codel_us_to_time(u32 us)
+{
+	return codel_ns_to_time((u64)us * CODEL_NSEC_PER_USEC);
+}
+
+static inline u32 codel_time_to_us(codel_time_t t)
+{
+	return (u32)div_u64((u64)t << CODEL_SHIFT, CODEL_NSEC_PER_USEC);
+}
+
+/*
+ * Largest configurable target, interval or ce_threshold: 100 s.  In codel
+ * time that is 97656250 units; 16 times that (the re-entry window) is
+ * 1.56e9 < 2^31, so every comparison the algorithm makes stays wrap-safe.
+ */
+#define CODEL_TIME_MAX_US	100000000U
+
+/* ce_threshold value meaning "off"; no configurable time reaches it. */
+#define CODEL_DISABLED_THRESHOLD	0x7fffffffU
+
+/*
+ * 1/sqrt(count) is kept as a Q0.16 fraction; shifted left by
+ * REC_INV_SQRT_SHIFT it becomes the Q0.32 value the control law uses.
+ */
+#define REC_INV_SQRT_BITS	16
+#define REC_INV_SQRT_SHIFT	(32 - REC_INV_SQRT_BITS)
+#define REC_INV_SQRT_ONE	((u16)(~0U >> REC_INV_SQRT_SHIFT))
+
+struct sk_buff;
+
+/**
+ * struct codel_params - configuration, written by change(), read by dequeue
+ * @target:	acceptable standing queue delay (RFC 8289 TARGET, 5 ms)
+ * @interval:	window a standing delay must persist before dropping, and
+ *		the base of the control law (RFC 8289 INTERVAL, 100 ms)
+ * @ce_threshold: sojourn above which delivered ECT packets are CE-marked
+ *		whatever the drop state (CODEL_DISABLED_THRESHOLD: off)
+ * @mtu:	backlog at or below which CoDel never drops: with at most one
+ *		packet queued there is no standing queue to remove
+ * @ecn:	mark ECN-capable packets instead of dropping them
+ */
+struct codel_params {
+	codel_time_t	target;
+	codel_time_t	interval;
+	codel_time_t	ce_threshold;
+	u32		mtu;
+	bool		ecn;
+};
+
+/**
+ * struct codel_vars - the state machine
+ * @count:	drops (or marks) since entering the dropping state
+ * @lastcount:	@count when the dropping state was last entered
+ * @dropping:	in the dropping state
+ * @rec_inv_sqrt: 1/sqrt(@count), Q0.16, kept by Newton steps
+ * @first_above_time: when sojourn will have been above target for an
+ *		interval; 0 while below target
+ * @drop_next:	when the next drop is due (dropping state), else when the
+ *		last one was due
+ * @ldelay:	sojourn time of the most recently dequeued packet
+ */
+struct codel_vars {
+	u32		count;
+	u32		lastcount;
+	bool		dropping;
+	u16		rec_inv_sqrt;
+	codel_time_t	first_above_time;
+	codel_time_t	drop_next;
+	codel_time_t	ldelay;
+};
+
+/**
+ * struct codel_stats - counters, exported through xstats
+ * @maxpacket:	largest packet length seen at dequeue
+ * @drop_count:	packets dropped by the current codel_dequeue() call; the
+ *		caller reports them to parent qdiscs and zeroes it
+ * @drop_len:	bytes of those packets
+ * @ecn_mark:	packets CE-marked instead of dropped
+ * @ce_mark:	packets CE-marked because sojourn exceeded ce_threshold
+ * @dequeue_calls: codel_dequeue() calls (v12's "states")
+ * @ok_to_drop:	times a packet found sojourn above target for a full
+ *		interval (v12's "state1")
+ * @loop_drops:	packets dropped by the dropping-state loop (v12's "state2"
+ *		counted entries into that loop instead)
+ * @dropping_entries: entries into the dropping state (v12's "state3")
+ */
+struct codel_stats {
+	u32		maxpacket;
+	u32		drop_count;
+	u32		drop_len;
+	u32		ecn_mark;
+	u32		ce_mark;
+	u32		dequeue_calls;
+	u32		ok_to_drop;
+	u32		loop_drops;
+	u32		dropping_entries;
+};
+
+/**
+ * struct codel_pkt_ops - how the core reaches packets and the queue
+ * @dequeue:	take the head packet off the queue (and out of *backlog), or
+ *		return NULL when empty
+ * @len:	packet length in bytes, as counted in the backlog
+ * @enqueue_time: the time the packet was stamped at enqueue
+ * @drop:	free a packet CoDel has decided to drop
+ * @set_ce:	set CE on an ECN-capable (ECT or CE) packet and return true;
+ *		return false for a Not-ECT packet
+ *
+ * codel_dequeue() is always inlined with a constant ops table, so the
+ * compiler turns every call below into a direct (usually inlined) call.
+ */
+struct codel_pkt_ops {
+	struct sk_buff *(*dequeue)(void *ctx);
+	u32 (*len)(const struct sk_buff *skb);
+	codel_time_t (*enqueue_time)(const struct sk_buff *skb);
+	void (*drop)(struct sk_buff *skb, void *ctx);
+	bool (*set_ce)(struct sk_buff *skb);
+};
+
+static inline void codel_params_init(struct codel_params *params, u32 mtu)
+{
+	params->target = codel_us_to_time(5000);
+	params->interval = codel_us_to_time(100000);
+	params->ce_threshold = CODEL_DISABLED_THRESHOLD;
+	params->mtu = mtu;
+	params->ecn = false;
+}
+
+static inline void codel_vars_init(struct codel_vars *vars)
+{
+	*vars = (struct codel_vars){ 0 };
+}
+
+/*
+ * One Newton-Raphson step towards 1/sqrt(count) (RFC 8289 section 5.4
+ * suggests exactly this to avoid a square root and a divide):
+ *
+ *	new_invsqrt = (invsqrt / 2) * (3 - count * invsqrt^2)
+ *
+ * in Q0.32 fixed point.  The qdisc calls it once per increment of count, so
+ * the estimate tracks count closely (see tests/unit: the error bound).
+ */
+static inline void codel_newton_step(struct codel_vars *vars)
+{
+	u32 invsqrt = ((u32)vars->rec_inv_sqrt) << REC_INV_SQRT_SHIFT;
+	u32 invsqrt2 = ((u64)invsqrt * invsqrt) >> 32;
+	u64 val = (3ULL << 32) - ((u64)vars->count * invsqrt2);
+
+	val >>= 2;	/* keep the following multiply inside 64 bits */
+	val = (val * invsqrt) >> (32 - 2 + 1);
+
+	vars->rec_inv_sqrt = val >> REC_INV_SQRT_SHIFT;
+}
+
+/*
+ * The control law, RFC 8289 section 3.3: the next drop is due
+ * interval / sqrt(count) after t.  (interval * Q0.32) >> 32 is
+ * reciprocal_scale(); open-coded to keep this file free of kernel calls.
+ */
+static inline codel_time_t codel_control_law(codel_time_t t,
+					     codel_time_t interval,
+					     u16 rec_inv_sqrt)
+{
+	u32 scale = (u32)rec_inv_sqrt << REC_INV_SQRT_SHIFT;
+
+	return t + (u32)(((u64)interval * scale) >> 32);
+}
+
+/*
+ * Decide whether the packet just taken off the head may be dropped: true
+ * once its sojourn has stayed at or above target for a whole interval
+ * while more than an MTU remains queued (RFC 8289 section 5.2, with Linux's
+ * "backlog <= mtu" guard in place of the v12 largest-packet guard).
+ */
+static __always_inline bool codel_should_drop(const struct sk_buff *skb,
+					      u32 backlog,
+					      struct codel_vars *vars,
+					      const struct codel_params *params,
+					      struct codel_stats *stats,
+					      const struct codel_pkt_ops *ops,
+					      codel_time_t now)
+{
+	u32 len;
+
+	if (!skb) {
+		vars->first_above_time = 0;
+		return false;
+	}
+
+	len = ops->len(skb);
+	vars->ldelay = now - ops->enqueue_time(skb);
+	if (len > stats->maxpacket)
+		stats->maxpacket = len;
+
+	if (codel_time_before(vars->ldelay, params->target) ||
+	    backlog <= params->mtu) {
+		/* Went below: it must stay above for a new full interval. */
+		vars->first_above_time = 0;
+		return false;
+	}
+	if (vars->first_above_time == 0) {
+		/* Just went above; a whole interval above makes it ok. */
+		vars->first_above_time = now + params->interval;
+		return false;
+	}
+	if (!codel_time_after(now, vars->first_above_time))
+		return false;
+	stats->ok_to_drop++;
+	return true;
+}
+
+/* Drop @skb, account it, and return the next head packet (or NULL). */
+static __always_inline struct sk_buff *
+codel_drop_and_next(struct sk_buff *skb, void *ctx, struct codel_stats *stats,
+		    const struct codel_pkt_ops *ops)
+{
+	stats->drop_len += ops->len(skb);
+	stats->drop_count++;
+	ops->drop(skb, ctx);
+	return ops->dequeue(ctx);
+}
+
+/**
+ * codel_dequeue() - run CoDel on the head of the queue
+ * @ctx:	opaque queue handle passed back to @ops
+ * @skb:	the head packet, already taken off by ops->dequeue(), or NULL
+ *		if the queue was empty
+ * @now:	the current time; ignored when @skb is NULL, so the caller
+ *		need not read the clock for an empty queue
+ * @backlog:	bytes still queued; ops->dequeue() keeps it current
+ * @params:	configuration
+ * @vars:	state machine
+ * @stats:	counters; drop_count/drop_len report this call's drops
+ * @ops:	packet and queue accessors
+ *
+ * Return: the packet to deliver (possibly CE-marked), or NULL when CoDel
+ * dropped everything that was queued.
+ */
+static __always_inline struct sk_buff *
+codel_dequeue(void *ctx, struct sk_buff *skb, codel_time_t now,
+	      const u32 *backlog, const struct codel_params *params,
+	      struct codel_vars *vars, struct codel_stats *stats,
+	      const struct codel_pkt_ops *ops)
+{
+	bool drop;
+
+	stats->dequeue_calls++;
+	if (!skb) {
+		vars->dropping = false;
+		return NULL;
+	}
+
+	drop = codel_should_drop(skb, *backlog, vars, params, stats, ops, now);
+	if (vars->dropping) {
+		if (!drop) {
+			/* Sojourn fell below target: leave the dropping state. */
+			vars->dropping = false;
+		} else {
+			/*
+			 * Drop every packet whose scheduled drop time has
+			 * passed.  A large backlog can make the next drop due
+			 * at once, hence the loop; each dequeue may also end
+			 * the dropping state (RFC 8289 section 5.5).
+			 */
+			while (vars->dropping &&
+			       codel_time_after_eq(now, vars->drop_next)) {
+				/* count may wrap: nothing divides by it */
+				vars->count++;
+				codel_newton_step(vars);
+				if (params->ecn && ops->set_ce(skb)) {
+					stats->ecn_mark++;
+					vars->drop_next =
+						codel_control_law(vars->drop_next,
+								  params->interval,
+								  vars->rec_inv_sqrt);
+					goto end;
+				}
+				stats->loop_drops++;
+				skb = codel_drop_and_next(skb, ctx, stats, ops);
+				if (!codel_should_drop(skb, *backlog, vars,
+						       params, stats, ops, now))
+					vars->dropping = false;
+				else
+					vars->drop_next =
+						codel_control_law(vars->drop_next,
+								  params->interval,
+								  vars->rec_inv_sqrt);
+			}
+		}
+	} else if (drop) {
+		u32 delta;
+
+		if (params->ecn && ops->set_ce(skb)) {
+			stats->ecn_mark++;
+		} else {
+			skb = codel_drop_and_next(skb, ctx, stats, ops);
+			/*
+			 * Called for its side effects (ldelay, maxpacket,
+			 * first_above_time) on the new head, as mainline does.
+			 */
+			codel_should_drop(skb, *backlog, vars, params, stats,
+					  ops, now);
+		}
+		vars->dropping = true;
+		stats->dropping_entries++;
+		/*
+		 * If we were dropping recently, the drop rate that controlled
+		 * the queue last time is a good place to start (RFC 8289
+		 * section 5.6): resume at the number of drops the previous
+		 * cycle added, if that was more than one and the last drop
+		 * was due within 16 intervals.
+		 */
+		delta = vars->count - vars->lastcount;
+		if (delta > 1 &&
+		    codel_time_before(now - vars->drop_next,
+				      16 * params->interval)) {
+			vars->count = delta;
+			/* Later Newton steps converge on the new count. */
+			codel_newton_step(vars);
+		} else {
+			vars->count = 1;
+			vars->rec_inv_sqrt = REC_INV_SQRT_ONE;
+		}
+		vars->lastcount = vars->count;
+		vars->drop_next = codel_control_law(now, params->interval,
+						    vars->rec_inv_sqrt);
+	}
+end:
+	if (skb && codel_time_after(vars->ldelay, params->ce_threshold) &&
+	    ops->set_ce(skb))
+		stats->ce_mark++;
+	return skb;
+}
+
+#endif /* _SCH_CODEL_CORE_H */

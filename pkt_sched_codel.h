@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * UAPI of the out-of-tree sch_codel module.
+ *
+ * The first part is mainline's CoDel ABI from <linux/pkt_sched.h>, value
+ * for value and field for field, so that stock tc keeps working: it is
+ * only defined here when that header has not been included already (as it
+ * always is inside the kernel).  Everything this module adds follows it and
+ * is only ever appended: new attributes after TCA_CODEL_CE_THRESHOLD, new
+ * counters after mainline's nine xstats fields.
+ */
+#ifndef _UAPI_PKT_SCHED_CODEL_H
+#define _UAPI_PKT_SCHED_CODEL_H
+
+#include <linux/types.h>
+
+#ifndef TCA_CODEL_MAX
+enum {
+	TCA_CODEL_UNSPEC,
+	TCA_CODEL_TARGET,	/* u32, microseconds */
+	TCA_CODEL_LIMIT,	/* u32, packets */
+	TCA_CODEL_INTERVAL,	/* u32, microseconds */
+	TCA_CODEL_ECN,		/* u32, 0 or 1 */
+	TCA_CODEL_CE_THRESHOLD,	/* u32, microseconds */
+	__TCA_CODEL_MAX
+};
+
+#define TCA_CODEL_MAX	(__TCA_CODEL_MAX - 1)
+
+struct tc_codel_xstats {
+	__u32	maxpacket;	/* largest packet seen at dequeue */
+	__u32	count;		/* drops since entering the dropping state */
+	__u32	lastcount;	/* count at the last entry to that state */
+	__u32	ldelay;		/* sojourn of the last dequeued packet, us */
+	__s32	drop_next;	/* us until the next drop, while dropping */
+	__u32	drop_overlimit;	/* packets tail-dropped over the limit */
+	__u32	ecn_mark;	/* packets CE-marked instead of dropped */
+	__u32	dropping;	/* 1 while in the dropping state */
+	__u32	ce_mark;	/* packets CE-marked over ce_threshold */
+};
+#endif /* TCA_CODEL_MAX */
+
+/*
+ * Appended by this module.  The xstats payload is struct
+ * tc_codel_xstats_ext; a reader built for mainline reads its first
+ * sizeof(struct tc_codel_xstats) bytes, which are mainline's fields.
+ */
+#define TCA_CODEL_EXT_MAX	TCA_CODEL_CE_THRESHOLD
+
+struct tc_codel_xstats_ext {
+	struct tc_codel_xstats	base;
+	__u32	dequeue_calls;	  /* dequeue calls, empty queue included */
+	__u32	ok_to_drop;	  /* times sojourn stayed above target for
+				   * a whole interval
+				   */
+	__u32	loop_drops;	  /* drops made inside the dropping state */
+	__u32	dropping_entries; /* entries into the dropping state */
+};
+
+#endif /* _UAPI_PKT_SCHED_CODEL_H */

@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+/*
+ * CoDel (RFC 8289) as a Linux queueing discipline.
+ *
+ * Design
+ * ------
+ * One FIFO (sch->q).  Enqueue stamps each packet with the time in its
+ * qdisc control block and tail-drops over "limit" packets, counting those
+ * drops as drop_overlimit.  Dequeue hands the head packet to the algorithm
+ * in codel.h, which may drop packets from the head (or CE-mark them when
+ * "ecn" is on) before returning the one to deliver.
+ *
+ * The glue owns three things the algorithm must not know about:
+ *
+ *  - The clock.  ktime_get_ns() >> 10, read once per non-empty dequeue and
+ *    once per enqueue.  An empty dequeue (the last call of every transmit
+ *    burst) reads no clock.
+ *
+ *  - Telling parents about drops.  A packet CoDel drops inside dequeue has
+ *    already been counted in every ancestor's qlen and backlog.  Each
+ *    dequeue reports its drops with qdisc_tree_reduce_backlog() before it
+ *    returns, even when the queue is now empty: the v12 code deferred the
+ *    report while qlen was 0, leaving a parent (HTB, DRR, HFSC, ...) with an
+ *    active class that has nothing queued, the use-after-free fixed
+ *    upstream as CVE-2025-37798.  peek() stashes the packet it got back in
+ *    gso_skb (so qlen counts it) before reporting, so a parent is told the
+ *    child is empty only when it really is.
+ *
+ *  - Configuration.  change() parses and validates every attribute before
+ *    it touches anything, so a rejected request leaves the qdisc exactly as
+ *    it was and says why in extack.  Settings are written with WRITE_ONCE()
+ *    under the tree lock and read with READ_ONCE() by the lockless dump.
+ *    Lowering "limit" trims from the head, including a packet a parent has
+ *    already peeked (qdisc_dequeue_internal()).
+ */
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/prefetch.h>
+#include <linux/skbuff.h>
+#include <linux/types.h>
+#include <net/inet_ecn.h>
+#include <net/pkt_sched.h>
+
+#include "codel.h"
+#include "pkt_sched_codel.h"
+
+#define CODEL_DEFAULT_LIMIT	1000
+
+/* Smallest interval that is at least one 1024 ns codel time unit. */
+#define CODEL_INTERVAL_MIN_US	2
+
+/**
+ * struct codel_sched_data - per-qdisc private data
+ * @params:	configuration
+ * @vars:	algorithm state
+ * @stats:	algorithm counters
+ * @drop_overlimit: packets tail-dropped at enqueue over sch->limit
+ */
+struct codel_sched_data {
+	struct codel_params	params;
+	struct codel_vars	vars;
+	struct codel_stats	stats;
+	u32			drop_overlimit;
+};
+
+struct codel_skb_cb {
+	codel_time_t	enqueue_time;
+};
+
+static struct codel_skb_cb *codel_cb(const struct sk_buff *skb)
+{
+	qdisc_cb_private_validate(skb, sizeof(struct codel_skb_cb));
+	return (struct codel_skb_cb *)qdisc_skb_cb(skb)->data;
+}
+
+static codel_time_t codel_now(void)
+{
+	return codel_ns_to_time(ktime_get_ns());
+}
+
+/* struct codel_pkt_ops for a qdisc: ctx is the struct Qdisc. */
+static struct sk_buff *codel_pkt_dequeue(void *ctx)
+{
+	struct Qdisc *sch = ctx;
+	struct sk_buff *skb = __qdisc_dequeue_head(&sch->q);
+
+	if (skb) {
+		sch->qstats.backlog -= qdisc_pkt_len(skb);
+		prefetch(&skb->end);	/* INET_ECN_set_ce() reads the headers */
+	}
+	return skb;
+}
+
+static u32 codel_pkt_len(const struct sk_buff *skb)
+{
+	return qdisc_pkt_len(skb);
+}
+
+static codel_time_t codel_pkt_time(const struct sk_buff *skb)
+{
+	return codel_cb(skb)->enqueue_time;
+}
+
+static void codel_pkt_drop(struct sk_buff *skb, void *ctx)
+{
+	kfree_skb_reason(skb, SKB_DROP_REASON_QDISC_DROP);
+	qdisc_qstats_drop(ctx);
+}
+
+static bool codel_pkt_set_ce(struct sk_buff *skb)
+{
+	return INET_ECN_set_ce(skb);
+}
+
+static const struct codel_pkt_ops codel_qdisc_pkt_ops = {
+	.dequeue	= codel_pkt_dequeue,
+	.len		= codel_pkt_len,
+	.enqueue_time	= codel_pkt_time,
+	.drop		= codel_pkt_drop,
+	.set_ce		= codel_pkt_set_ce,
+};
+
+/* Run CoDel on the head; the caller reports this call's drops. */
+static struct sk_buff *codel_run(struct Qdisc *sch)
+{
+	struct codel_sched_data *q = qdisc_priv(sch);
+	struct sk_buff *skb = codel_pkt_dequeue(sch);
+
+	skb = codel_dequeue(sch, skb, skb ? codel_now() : 0,
+			    &sch->qstats.backlog, &q->params, &q->vars,
+			    &q->stats, &codel_qdisc_pkt_ops);
+	if (skb)
+		qdisc_bstats_update(sch, skb);
+	return skb;
+}
+
+/*
+ * Tell every ancestor about the packets codel_run() dropped, now: they
+ * were counted in the ancestors' qlen and backlog at enqueue.
+ */
+static void codel_report_drops(struct Qdisc *sch)
+{
+	struct codel_sched_data *q = qdisc_priv(sch);
+
+	if (!q->stats.drop_count)
+		return;
+	qdisc_tree_reduce_backlog(sch, q->stats.drop_count,
+				  q->stats.drop_len);
+	q->stats.drop_count = 0;
+	q->stats.drop_len = 0;
+}
+
+static struct sk_buff *codel_qdisc_dequeue(struct Qdisc *sch)
+{
+	struct sk_buff *skb = codel_run(sch);
+
+	codel_report_drops(sch);
+	return skb;
+}
+
+/*
+ * qdisc_peek_dequeued() with the drop report moved after the stash: the
+ * peeked packet must already count in qlen when the parents hear about
+ * the drops, or a parent would be told we are empty while one is queued.
+ */
+static struct sk_buff *codel_qdisc_peek(struct Qdisc *sch)
+{
+	struct sk_buff *skb = skb_peek(&sch->gso_skb);
+
+	if (skb)
+		return skb;
+
+	skb = codel_run(sch);
+	if (skb) {
+		__skb_queue_head(&sch->gso_skb, skb);
+		qdisc_qstats_backlog_inc(sch, skb);
+		sch->q.qlen++;
+	}
+	codel_report_drops(sch);
+	return skb;
+}
+
+static int codel_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			       struct sk_buff **to_free)
+{
+	struct codel_sched_data *q;
+
+	if (likely(qdisc_qlen(sch) < READ_ONCE(sch->limit))) {
+		codel_cb(skb)->enqueue_time = codel_now();
+		return qdisc_enqueue_tail(skb, sch);
+	}
+	q = qdisc_priv(sch);
+	WRITE_ONCE(q->drop_overlimit, q->drop_overlimit + 1);
+	return qdisc_drop(skb, sch, to_free);
+}
+
+static const struct nla_policy codel_policy[TCA_CODEL_MAX + 1] = {
+	[TCA_CODEL_TARGET]		= { .type = NLA_U32 },
+	[TCA_CODEL_LIMIT]		= { .type = NLA_U32 },
+	[TCA_CODEL_INTERVAL]		= { .type = NLA_U32 },
+	[TCA_CODEL_ECN]			= { .type = NLA_U32 },
+	[TCA_CODEL_CE_THRESHOLD]	= { .type = NLA_U32 },
+};
+
+/* Ranges are in README.md, "Parameters"; each message names its attribute. */
+static int codel_validate(struct nlattr **tb, struct netlink_ext_ack *extack)
+{
+	struct nlattr *a;
+
+	a = tb[TCA_CODEL_TARGET];
+	if (a && nla_get_u32(a) > CODEL_TIME_MAX_US) {
+		NL_SET_ERR_MSG_ATTR(extack, a, "codel: target must be at most 100s");
+		return -ERANGE;
+	}
+	a = tb[TCA_CODEL_INTERVAL];
+	if (a && (nla_get_u32(a) < CODEL_INTERVAL_MIN_US ||
+		  nla_get_u32(a) > CODEL_TIME_MAX_US)) {
+		NL_SET_ERR_MSG_ATTR(extack, a, "codel: interval must be from 2us to 100s");
+		return -ERANGE;
+	}
+	a = tb[TCA_CODEL_CE_THRESHOLD];
+	if (a && nla_get_u32(a) > CODEL_TIME_MAX_US) {
+		NL_SET_ERR_MSG_ATTR(extack, a, "codel: ce_threshold must be at most 100s");
+		return -ERANGE;
+	}
+	a = tb[TCA_CODEL_LIMIT];
+	if (a && nla_get_u32(a) < 1) {
+		NL_SET_ERR_MSG_ATTR(extack, a, "codel: limit must be at least 1 packet");
+		return -EINVAL;
+	}
+	a = tb[TCA_CODEL_ECN];
+	if (a && nla_get_u32(a) > 1) {
+		NL_SET_ERR_MSG_ATTR(extack, a, "codel: ecn must be 0 or 1");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int codel_change(struct Qdisc *sch, struct nlattr *opt,
+			struct netlink_ext_ack *extack)
+{
+	struct codel_sched_data *q = qdisc_priv(sch);
+	unsigned int dropped_pkts = 0, dropped_bytes = 0;
+	struct nlattr *tb[TCA_CODEL_MAX + 1];
+	int err;
+
+	if (!opt) {
+		NL_SET_ERR_MSG(extack, "codel: missing options");
+		return -EINVAL;
+	}
+	/*
+	 * Strict about contents (unknown or UNSPEC types, wrong lengths,
+	 * trailing bytes) but not about NLA_F_NESTED on TCA_OPTIONS itself,
+	 * which tc has never set for codel.
+	 */
+	err = __nla_parse(tb, TCA_CODEL_MAX, nla_data(opt), nla_len(opt),
+			  codel_policy, NL_VALIDATE_STRICT, extack);
+	if (err < 0)
+		return err;
+	err = codel_validate(tb, extack);
+	if (err)
+		return err;
+
+	sch_tree_lock(sch);
+
+	WRITE_ONCE(q->params.mtu, psched_mtu(qdisc_dev(sch)));
+	if (tb[TCA_CODEL_TARGET])
+		WRITE_ONCE(q->params.target,
+			   codel_us_to_time(nla_get_u32(tb[TCA_CODEL_TARGET])));
+	if (tb[TCA_CODEL_INTERVAL])
+		WRITE_ONCE(q->params.interval,
+			   codel_us_to_time(nla_get_u32(tb[TCA_CODEL_INTERVAL])));
+	if (tb[TCA_CODEL_CE_THRESHOLD])
+		WRITE_ONCE(q->params.ce_threshold,
+			   codel_us_to_time(nla_get_u32(tb[TCA_CODEL_CE_THRESHOLD])));
+	if (tb[TCA_CODEL_LIMIT])
+		WRITE_ONCE(sch->limit, nla_get_u32(tb[TCA_CODEL_LIMIT]));
+	if (tb[TCA_CODEL_ECN])
+		WRITE_ONCE(q->params.ecn, !!nla_get_u32(tb[TCA_CODEL_ECN]));
+
+	while (sch->q.qlen > sch->limit) {
+		/* Takes a packet a parent has peeked (gso_skb) first. */
+		struct sk_buff *skb = qdisc_dequeue_internal(sch, true);
+
+		if (!skb)
+			break;
+		dropped_pkts++;
+		dropped_bytes += qdisc_pkt_len(skb);
+		rtnl_qdisc_drop(skb, sch);
+	}
+	qdisc_tree_reduce_backlog(sch, dropped_pkts, dropped_bytes);
+
+	sch_tree_unlock(sch);
+	return 0;
+}
+
+static int codel_init(struct Qdisc *sch, struct nlattr *opt,
+		      struct netlink_ext_ack *extack)
+{
+	struct codel_sched_data *q = qdisc_priv(sch);
+
+	sch->limit = CODEL_DEFAULT_LIMIT;
+	codel_params_init(&q->params, psched_mtu(qdisc_dev(sch)));
+	codel_vars_init(&q->vars);
+
+	if (opt) {
+		int err = codel_change(sch, opt, extack);
+
+		if (err)
+			return err;
+	}
+	/* limit >= 1 always holds, so an idle qdisc may be bypassed. */
+	sch->flags |= TCQ_F_CAN_BYPASS;
+	return 0;
+}
+
+static int codel_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct codel_sched_data *q = qdisc_priv(sch);
+	codel_time_t ce_threshold;
+	struct nlattr *opts;
+
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		goto nla_put_failure;
+
+	if (nla_put_u32(skb, TCA_CODEL_TARGET,
+			codel_time_to_us(READ_ONCE(q->params.target))) ||
+	    nla_put_u32(skb, TCA_CODEL_LIMIT, READ_ONCE(sch->limit)) ||
+	    nla_put_u32(skb, TCA_CODEL_INTERVAL,
+			codel_time_to_us(READ_ONCE(q->params.interval))) ||
+	    nla_put_u32(skb, TCA_CODEL_ECN, READ_ONCE(q->params.ecn)))
+		goto nla_put_failure;
+
+	ce_threshold = READ_ONCE(q->params.ce_threshold);
+	if (ce_threshold != CODEL_DISABLED_THRESHOLD &&
+	    nla_put_u32(skb, TCA_CODEL_CE_THRESHOLD,
+			codel_time_to_us(ce_threshold)))
+		goto nla_put_failure;
+
+	return nla_nest_end(skb, opts);
+
+nla_put_failure:
+	nla_nest_cancel(skb, opts);
+	return -1;
+}
+
+static int codel_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
+{
+	const struct codel_sched_data *q = qdisc_priv(sch);
+	struct tc_codel_xstats_ext st = {
+		.base = {
+			.maxpacket	= READ_ONCE(q->stats.maxpacket),
+			.count		= READ_ONCE(q->vars.count),
+			.lastcount	= READ_ONCE(q->vars.lastcount),
+			.ldelay		= codel_time_to_us(READ_ONCE(q->vars.ldelay)),
+			.drop_overlimit	= READ_ONCE(q->drop_overlimit),
+			.ecn_mark	= READ_ONCE(q->stats.ecn_mark),
+			.dropping	= READ_ONCE(q->vars.dropping),
+			.ce_mark	= READ_ONCE(q->stats.ce_mark),
+		},
+		.dequeue_calls		= READ_ONCE(q->stats.dequeue_calls),
+		.ok_to_drop		= READ_ONCE(q->stats.ok_to_drop),
+		.loop_drops		= READ_ONCE(q->stats.loop_drops),
+		.dropping_entries	= READ_ONCE(q->stats.dropping_entries),
+	};
+
+	if (st.base.dropping) {
+		codel_tdiff_t delta = READ_ONCE(q->vars.drop_next) - codel_now();
+
+		/* Signed: negative while a due drop waits for a dequeue. */
+		if (delta >= 0)
+			st.base.drop_next = codel_time_to_us(delta);
+		else
+			st.base.drop_next = -(s32)codel_time_to_us(-delta);
+	}
+	return gnet_stats_copy_app(d, &st, sizeof(st));
+}
+
+static void codel_reset(struct Qdisc *sch)
+{
+	struct codel_sched_data *q = qdisc_priv(sch);
+
+	qdisc_reset_queue(sch);
+	codel_vars_init(&q->vars);
+}
+
+static struct Qdisc_ops codel_qdisc_ops __read_mostly = {
+	.id		= "codel",
+	.priv_size	= sizeof(struct codel_sched_data),
+	.enqueue	= codel_qdisc_enqueue,
+	.dequeue	= codel_qdisc_dequeue,
+	.peek		= codel_qdisc_peek,
+	.init		= codel_init,
+	.reset		= codel_reset,
+	.change		= codel_change,
+	.dump		= codel_dump,
+	.dump_stats	= codel_dump_stats,
+	.owner		= THIS_MODULE,
+};
+
+static int __init codel_module_init(void)
+{
+	/* Our UAPI header must describe the kernel's ABI it extends. */
+	BUILD_BUG_ON(TCA_CODEL_MAX != TCA_CODEL_CE_THRESHOLD);
+	BUILD_BUG_ON(sizeof(struct tc_codel_xstats) != 9 * sizeof(u32));
+	BUILD_BUG_ON(offsetof(struct tc_codel_xstats_ext, dequeue_calls) !=
+		     sizeof(struct tc_codel_xstats));
+
+	return register_qdisc(&codel_qdisc_ops);
+}
+
+static void __exit codel_module_exit(void)
+{
+	unregister_qdisc(&codel_qdisc_ops);
+}
+
+module_init(codel_module_init);
+module_exit(codel_module_exit);
+
+MODULE_DESCRIPTION("Controlled Delay (CoDel, RFC 8289) queue discipline");
+MODULE_AUTHOR("sch_codel out-of-tree contributors");
+MODULE_LICENSE("Dual BSD/GPL");

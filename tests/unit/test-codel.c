@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+/*
+ * Host unit tests of codel.h, in simulated time, over the same pktq glue as
+ * the simulator.  Every number asserted here is derived in the comment next
+ * to it from RFC 8289 and the 1024 ns clock, not read back from a run.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "tests/unit/tap.h"
+#include "user/pktq.h"
+
+#define US	1000ULL
+#define MS	1000000ULL
+#define MAX_DROPS 4096
+
+/* Outcome of a scripted run. */
+struct run {
+	u32	drops, delivered, ecn_marked, ce_marked, overlimit;
+	u64	drop_ns[MAX_DROPS];
+};
+
+/*
+ * Drive a queue: @prefill packets at @base, then one arrival every @arr_ns
+ * (0: none) and one dequeue every @svc_ns from @base + @first_deq until
+ * @base + @end.  An arrival due at the same instant as a dequeue goes
+ * first.  Times are nanoseconds; CoDel sees them >> 10 as the kernel does.
+ */
+static void drive(struct pktq *q, struct run *r, u64 base, u32 prefill,
+		  u64 arr_ns, u64 svc_ns, u64 first_deq, u64 end, u32 len,
+		  u8 ecn)
+{
+	u64 next_arr = arr_ns ? 0 : UINT64_MAX, next_deq = first_deq;
+
+	memset(r, 0, sizeof(*r));
+	for (u32 i = 0; i < prefill; i++)
+		if (!pktq_enqueue(q, len, ecn, codel_ns_to_time(base)))
+			r->overlimit++;
+	while (next_deq <= end) {
+		if (next_arr <= next_deq) {
+			if (!pktq_enqueue(q, len, ecn, codel_ns_to_time(base + next_arr)))
+				r->overlimit++;
+			next_arr += arr_ns;
+			continue;
+		}
+		u32 ecn_before = q->stats.ecn_mark, ce_before = q->stats.ce_mark;
+		struct sk_buff *skb = pktq_dequeue(q, codel_ns_to_time(base + next_deq));
+
+		for (struct sk_buff *d = q->dropped; d; d = d->next) {
+			if (r->drops < MAX_DROPS)
+				r->drop_ns[r->drops] = next_deq;
+			r->drops++;
+		}
+		pktq_free_dropped(q);
+		if (skb) {
+			r->delivered++;
+			r->ecn_marked += q->stats.ecn_mark != ecn_before;
+			r->ce_marked += q->stats.ce_mark != ce_before;
+			free(skb);
+		}
+		next_deq += svc_ns;
+	}
+}
+
+static void setup(struct pktq *q)
+{
+	pktq_init(q, 100000, 1514);
+}
+
+/*
+ * Newton's method, one step per increment of count as the qdisc runs it,
+ * from 1.0 at count 1.  Measured bounds (Q0.16 storage): count 2 is off by
+ * 29.3% (the first step from 1.0 lands on 0.5), counts 3..15 within 2.6%,
+ * counts 16..100000 within 0.49% (where 2^-16 quantisation dominates).
+ */
+static void newton_step_tracks_inv_sqrt(void)
+{
+	struct codel_vars v = { .count = 1, .rec_inv_sqrt = REC_INV_SQRT_ONE };
+
+	for (u32 c = 2; c <= 100000; c++) {
+		double exact = 1.0 / sqrt(c), got, rel;
+
+		v.count = c;
+		codel_newton_step(&v);
+		got = v.rec_inv_sqrt / 65536.0;
+		rel = fabs(got - exact) / exact;
+		if (c == 2)
+			EXPECT(rel < 0.293, "count 2: %f vs %f", got, exact);
+		else if (c < 16)
+			EXPECT(rel < 0.026, "count %u: %f vs %f", c, got, exact);
+		else if (rel >= 0.0049) {
+			EXPECT(rel < 0.0049, "count %u: %f vs %f", c, got, exact);
+			return;
+		}
+	}
+}
+
+/* Re-entry resumes at a smaller count; one step from below converges. */
+static void newton_step_after_count_reset(void)
+{
+	struct codel_vars v = { .count = 1, .rec_inv_sqrt = REC_INV_SQRT_ONE };
+
+	for (v.count = 2; v.count <= 400; v.count++)
+		codel_newton_step(&v);
+	v.count = 100;
+	for (int i = 0; i < 6; i++)
+		codel_newton_step(&v);
+	EXPECT(fabs(v.rec_inv_sqrt / 65536.0 - 0.1) < 0.001, "%u",
+	       v.rec_inv_sqrt);
+}
+
+/* control_law(t) - t = interval / sqrt(count), within the Newton bound. */
+static void control_law_matches_interval_over_sqrt(void)
+{
+	static const u32 intervals_us[] = { 100, 5000, 100000, 1000000, 100000000 };
+	struct codel_vars v = { .count = 1, .rec_inv_sqrt = REC_INV_SQRT_ONE };
+
+	for (v.count = 2; v.count <= 10000; v.count++) {
+		codel_newton_step(&v);
+		if (v.count < 16)
+			continue;
+		for (unsigned int i = 0; i < 5; i++) {
+			codel_time_t iv = codel_us_to_time(intervals_us[i]);
+			codel_time_t t = 0xfffff000U;	/* also across the wrap */
+			double exact = iv / sqrt(v.count);
+			double got = (codel_time_t)(codel_control_law(t, iv, v.rec_inv_sqrt) - t);
+
+			if (fabs(got - exact) > exact * 0.0049 + 1.0) {
+				EXPECT(0, "interval %u us count %u: %f vs %f",
+				       intervals_us[i], v.count, got, exact);
+				return;
+			}
+		}
+	}
+	/* count 1 is interval itself, less one part in 65536 (Q0.16 of 1.0). */
+	EXPECT(codel_control_law(10, 97656, REC_INV_SQRT_ONE) == 10 + 97654,
+	       "%u", codel_control_law(10, 97656, REC_INV_SQRT_ONE));
+}
+
+static void time_conversions(void)
+{
+	/* 5 ms = 5e6 ns = 4882.8 units, truncated; back: 4882*1024 ns */
+	EXPECT(codel_us_to_time(5000) == 4882, "%u", codel_us_to_time(5000));
+	EXPECT(codel_time_to_us(4882) == 4999, "%u", codel_time_to_us(4882));
+	EXPECT(codel_us_to_time(100000) == 97656, "%u", codel_us_to_time(100000));
+	EXPECT(codel_us_to_time(CODEL_TIME_MAX_US) == 97656250, "max");
+	/* 16 * the largest interval must stay inside the signed window */
+	EXPECT(16ULL * codel_us_to_time(CODEL_TIME_MAX_US) < 0x80000000ULL, "16x");
+	EXPECT(codel_time_after(5, 0xfffffff0U), "wrap after");
+	EXPECT(codel_time_before(0xfffffff0U, 5), "wrap before");
+	EXPECT(codel_time_after_eq(7, 7) && !codel_time_after(7, 7), "eq");
+}
+
+/*
+ * A standing queue of 4 ms (below the 5 ms target) is never touched: three
+ * packets ahead of a 1/ms arrival stream served at 1/ms.
+ */
+static void no_drop_below_target(void)
+{
+	static struct run r;
+	struct pktq q;
+
+	setup(&q);
+	drive(&q, &r, 0, 3, 1 * MS, 1 * MS, 1 * MS, 10000 * MS, 1500, ECN_NOT_ECT);
+	EXPECT(r.drops == 0, "%u drops", r.drops);
+	EXPECT(!q.vars.dropping && q.stats.dropping_entries == 0, "state");
+	EXPECT(codel_time_to_us(q.vars.ldelay) < 5000, "ldelay %u",
+	       codel_time_to_us(q.vars.ldelay));
+	pktq_destroy(&q);
+}
+
+/*
+ * 200 packets at t=0, one dequeue per ms.  Sojourn reaches target (4882
+ * units) at the 5 ms dequeue, so first_above_time = T(5 ms) + 97656 =
+ * 102538.  The first dequeue strictly after that is at 105 ms (T = 102539):
+ * no drop at 104 ms, exactly one drop at 105 ms.
+ */
+static void first_drop_after_a_full_interval(void)
+{
+	static struct run r;
+	struct pktq q;
+
+	setup(&q);
+	drive(&q, &r, 0, 200, 0, 1 * MS, 1 * MS, 104 * MS, 1500, ECN_NOT_ECT);
+	EXPECT(r.drops == 0, "%u drops by 104 ms", r.drops);
+	EXPECT(q.vars.first_above_time == 102538, "%u", q.vars.first_above_time);
+	drive(&q, &r, 0, 0, 0, 1 * MS, 105 * MS, 105 * MS, 1500, ECN_NOT_ECT);
+	EXPECT(r.drops == 1, "%u drops at 105 ms", r.drops);
+	EXPECT(q.vars.dropping && q.vars.count == 1 && q.vars.lastcount == 1,
+	       "dropping %d count %u", q.vars.dropping, q.vars.count);
+	EXPECT(q.stats.ok_to_drop >= 1 && q.stats.dropping_entries == 1, "stats");
+	/* next drop due one interval (less 2^-16) later */
+	EXPECT(q.vars.drop_next == codel_ns_to_time(105 * MS) + 97654, "%u",
+	       q.vars.drop_next);
+	pktq_destroy(&q);
+
+	/* "Above for a full interval" is strict: not at T = 102538 itself. */
+	setup(&q);
+	drive(&q, &r, 0, 200, 0, 1 * MS, 1 * MS, 100 * MS, 1500, ECN_NOT_ECT);
+	drive(&q, &r, 0, 0, 0, 1 * MS, 102538 * 1024, 102538 * 1024, 1500, ECN_NOT_ECT);
+	EXPECT(r.drops == 0, "dropped at first_above_time");
+	drive(&q, &r, 0, 0, 0, 1 * MS, 102539 * 1024, 102539 * 1024, 1500, ECN_NOT_ECT);
+	EXPECT(r.drops == 1, "%u drops one unit later", r.drops);
+	pktq_destroy(&q);
+}
+
+/*
+ * In the dropping state the gap after the k-th drop is interval/sqrt(k).
+ * A deep queue dequeued every 100 us: for 16 <= k < 200 each measured gap
+ * is within the Newton bound (0.49%) plus two 100 us ticks of exact.
+ */
+static void drop_spacing_follows_inverse_sqrt(void)
+{
+	static struct run r;
+	struct pktq q;
+
+	setup(&q);
+	drive(&q, &r, 0, 40000, 0, 100 * US, 100 * US, 3200 * MS, 1500,
+	      ECN_NOT_ECT);
+	EXPECT(r.drops >= 200, "only %u drops", r.drops);
+	for (u32 k = 16; k < 200 && k < r.drops; k++) {
+		double gap = (double)(r.drop_ns[k] - r.drop_ns[k - 1]);
+		double exact = 100.0 * MS * 1.024 * 97656 / 100000 / sqrt(k);
+
+		if (fabs(gap - exact) > exact * 0.0049 + 200 * US) {
+			EXPECT(0, "gap after drop %u: %.0f ns, expected %.0f",
+			       k, gap, exact);
+			break;
+		}
+	}
+	EXPECT(q.stats.loop_drops == r.drops - 1, "loop %u", q.stats.loop_drops);
+	pktq_destroy(&q);
+}
+
+/*
+ * Arrivals and service both 1/ms with a 30 ms standing queue.  Each drop
+ * removes 1 ms of it; CoDel leaves the dropping state once a packet's
+ * sojourn is below 5 ms (26 drops: 30 ms down to 4 ms) and then never drops
+ * again because the queue stays at 4 ms.
+ */
+static void leaves_dropping_state_below_target(void)
+{
+	static struct run r;
+	struct pktq q;
+
+	setup(&q);
+	drive(&q, &r, 0, 0, 1 * MS, 1 * MS, 30 * MS, 5000 * MS, 1500, ECN_NOT_ECT);
+	EXPECT(r.drops == 26, "%u drops", r.drops);
+	EXPECT(!q.vars.dropping, "still dropping");
+	EXPECT(q.stats.dropping_entries == 1, "%u entries", q.stats.dropping_entries);
+	EXPECT(r.drop_ns[25] < 1500 * MS, "last drop at %llu ns",
+	       (unsigned long long)r.drop_ns[25]);
+	EXPECT(codel_time_to_us(q.vars.ldelay) < 5000, "ldelay %u us",
+	       codel_time_to_us(q.vars.ldelay));
+	pktq_destroy(&q);
+}
+
+/* Put the state machine one dequeue away from (re-)entering dropping. */
+static void arm_reentry(struct pktq *q, u32 count, u32 lastcount,
+			codel_time_t drop_next, u64 now_ns)
+{
+	codel_time_t now = codel_ns_to_time(now_ns);
+
+	setup(q);
+	for (int i = 0; i < 10; i++)
+		pktq_enqueue(q, 1500, ECN_NOT_ECT, now - codel_us_to_time(50000));
+	q->vars.count = count;
+	q->vars.lastcount = lastcount;
+	q->vars.rec_inv_sqrt = (u16)(65536.0 / sqrt(count));
+	q->vars.drop_next = drop_next;
+	q->vars.first_above_time = now - 1;	/* above target for an interval */
+}
+
+/*
+ * RFC 8289 section 5.6 as Linux runs it: on re-entry, count resumes at
+ * count - lastcount if that is > 1 and the previous drop was due less than
+ * 16 intervals ago; otherwise it restarts at 1.
+ */
+static void reentry_count_rule(void)
+{
+	static const struct {
+		u32 count, lastcount, intervals_ago, want;
+	} cases[] = {
+		{ 10, 3, 5, 7 },	/* recent: resume at the delta */
+		{ 10, 3, 15, 7 },	/* still inside 16 intervals */
+		{ 10, 3, 17, 1 },	/* too long ago */
+		{ 10, 9, 5, 1 },	/* delta 1: restart */
+		{ 4, 4, 1, 1 },		/* delta 0: restart */
+	};
+	u64 now_ns = 50000 * MS;
+	codel_time_t now = codel_ns_to_time(now_ns), iv = codel_us_to_time(100000);
+
+	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sk_buff *skb;
+		struct pktq q;
+		u32 want = cases[i].want;
+
+		arm_reentry(&q, cases[i].count, cases[i].lastcount,
+			    now - cases[i].intervals_ago * iv, now_ns);
+		skb = pktq_dequeue(&q, now);
+		free(skb);
+		pktq_free_dropped(&q);
+		EXPECT(q.vars.dropping, "case %u: not dropping", i);
+		EXPECT(q.vars.count == want && q.vars.lastcount == want,
+		       "case %u: count %u lastcount %u, want %u", i,
+		       q.vars.count, q.vars.lastcount, want);
+		if (want == 1)
+			EXPECT(q.vars.drop_next == now + 97654, "case %u: %u", i,
+			       q.vars.drop_next - now);
+		pktq_destroy(&q);
+	}
+}
+
+/*
+ * A queue that never holds more than one MTU behind the head is never
+ * dropped from, however old its packets: two 1514-byte packets, one
+ * dequeued and one enqueued every 50 ms (sojourn 50 ms) for 10 s.  The same
+ * traffic with a 1000-byte MTU does get drops.
+ */
+static void mtu_guard(void)
+{
+	static struct run r;
+	struct pktq q;
+
+	setup(&q);
+	drive(&q, &r, 0, 0, 50 * MS, 50 * MS, 50 * MS, 10000 * MS, 1514, ECN_NOT_ECT);
+	EXPECT(r.drops == 0, "%u drops with backlog == mtu", r.drops);
+	EXPECT(q.vars.first_above_time == 0, "timer armed");
+	pktq_destroy(&q);
+
+	pktq_init(&q, 100000, 1000);
+	drive(&q, &r, 0, 0, 50 * MS, 50 * MS, 50 * MS, 10000 * MS, 1514, ECN_NOT_ECT);
+	EXPECT(r.drops > 0, "no drops with backlog > mtu");
+	pktq_destroy(&q);
+}
+
+/* With ecn on, ECT(0), ECT(1) and CE packets are marked, Not-ECT dropped. */
+static void ecn_mark_instead_of_drop(void)
+{
+	static const struct {
+		u8 ecn_on, cp;
+		bool marks;
+	} cases[] = {
+		{ 1, ECN_ECT0, true }, { 1, ECN_ECT1, true }, { 1, ECN_CE, true },
+		{ 1, ECN_NOT_ECT, false }, { 0, ECN_ECT0, false },
+	};
+
+	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		static struct run r;
+		struct pktq q;
+
+		setup(&q);
+		q.params.ecn = cases[i].ecn_on;
+		drive(&q, &r, 0, 0, 1 * MS, 1 * MS, 30 * MS, 1000 * MS, 1500,
+		      cases[i].cp);
+		if (cases[i].marks) {
+			EXPECT(r.drops == 0 && r.ecn_marked > 0,
+			       "case %u: %u drops %u marks", i, r.drops, r.ecn_marked);
+			EXPECT(q.stats.ecn_mark == r.ecn_marked, "case %u", i);
+		} else {
+			EXPECT(r.drops > 0 && r.ecn_marked == 0,
+			       "case %u: %u drops %u marks", i, r.drops, r.ecn_marked);
+		}
+		pktq_destroy(&q);
+	}
+}
+
+/*
+ * ce_threshold 1 ms with a 3 ms standing queue (below target: CoDel itself
+ * is idle): every delivered ECT packet is marked, Not-ECT packets are not,
+ * and a 0.5 ms queue marks nothing.
+ */
+static void ce_threshold_marks(void)
+{
+	static struct run r;
+	struct pktq q;
+
+	setup(&q);
+	q.params.ce_threshold = codel_us_to_time(1000);
+	drive(&q, &r, 0, 0, 1 * MS, 1 * MS, 3 * MS, 1000 * MS, 1500, ECN_ECT1);
+	EXPECT(r.drops == 0 && r.delivered > 900, "%u drops", r.drops);
+	EXPECT(r.ce_marked == r.delivered && q.stats.ce_mark == r.delivered,
+	       "%u of %u marked", r.ce_marked, r.delivered);
+	EXPECT(q.stats.ecn_mark == 0, "ecn_mark %u", q.stats.ecn_mark);
+	pktq_destroy(&q);
+
+	setup(&q);
+	q.params.ce_threshold = codel_us_to_time(1000);
+	drive(&q, &r, 0, 0, 1 * MS, 1 * MS, 3 * MS, 1000 * MS, 1500, ECN_NOT_ECT);
+	EXPECT(r.ce_marked == 0 && q.stats.ce_mark == 0, "not-ECT marked");
+	pktq_destroy(&q);
+
+	setup(&q);
+	q.params.ce_threshold = codel_us_to_time(1000);
+	drive(&q, &r, 0, 0, 1 * MS, 1 * MS, 500 * US, 1000 * MS, 1500, ECN_ECT0);
+	EXPECT(r.ce_marked == 0, "%u marked below threshold", r.ce_marked);
+	pktq_destroy(&q);
+}
+
+/*
+ * The u32 clock wraps every 2^32 * 1024 ns (~73 min).  The same traffic
+ * placed so that the wrap falls inside the first interval and inside the
+ * dropping state gives exactly the same drops as far from any wrap.  Both
+ * bases are whole 1024 ns units, so the truncation to units is the same.
+ */
+static void clock_wrap_is_invisible(void)
+{
+	static struct run a, b;
+	u64 wrap_ns = (1ULL << 32) * 1024;
+	struct pktq q;
+
+	setup(&q);
+	drive(&q, &a, 1000 * 1024 * US, 0, 1 * MS, 1 * MS, 30 * MS, 3000 * MS, 1500,
+	      ECN_NOT_ECT);
+	pktq_destroy(&q);
+	for (u64 off = 20 * 1024 * US; off <= 900 * MS; off += 220 * 1024 * US) {
+		setup(&q);
+		drive(&q, &b, wrap_ns - off, 0, 1 * MS, 1 * MS, 30 * MS,
+		      3000 * MS, 1500, ECN_NOT_ECT);
+		EXPECT(a.drops == b.drops && a.drops > 0 &&
+		       !memcmp(a.drop_ns, b.drop_ns, a.drops * sizeof(u64)),
+		       "wrap %llu ms in: %u vs %u drops",
+		       (unsigned long long)(off / MS), b.drops, a.drops);
+		pktq_destroy(&q);
+	}
+}
+
+/* Tail drop over limit, counted as overlimit; backlog stays exact. */
+static void limit_overflow(void)
+{
+	struct pktq q;
+	u32 over = 0;
+
+	pktq_init(&q, 5, 1514);
+	for (int i = 0; i < 7; i++)
+		over += !pktq_enqueue(&q, 100 + i, ECN_NOT_ECT, 0);
+	EXPECT(over == 2 && q.drop_overlimit == 2, "%u", q.drop_overlimit);
+	EXPECT(q.qlen == 5 && q.backlog == 100 + 101 + 102 + 103 + 104,
+	       "qlen %u backlog %u", q.qlen, q.backlog);
+	free(pktq_dequeue(&q, 1));
+	EXPECT(pktq_enqueue(&q, 50, ECN_NOT_ECT, 1) != NULL, "room after dequeue");
+	pktq_destroy(&q);
+}
+
+/* Empty dequeues leave the dropping state and report nothing. */
+static void empty_queue_leaves_dropping(void)
+{
+	struct pktq q;
+
+	setup(&q);
+	q.vars.dropping = true;
+	EXPECT(pktq_dequeue(&q, 123) == NULL, "packet from empty queue");
+	EXPECT(!q.vars.dropping && q.stats.dequeue_calls == 1, "state");
+	pktq_destroy(&q);
+}
+
+static const struct tap_case cases[] = {
+	{ "codel_newton_step_tracks_inv_sqrt", newton_step_tracks_inv_sqrt },
+	{ "codel_newton_step_after_count_reset", newton_step_after_count_reset },
+	{ "codel_control_law_interval_over_sqrt", control_law_matches_interval_over_sqrt },
+	{ "codel_time_conversions_and_compares", time_conversions },
+	{ "codel_no_drop_below_target", no_drop_below_target },
+	{ "codel_first_drop_after_full_interval", first_drop_after_a_full_interval },
+	{ "codel_drop_spacing_inverse_sqrt", drop_spacing_follows_inverse_sqrt },
+	{ "codel_leaves_dropping_below_target", leaves_dropping_state_below_target },
+	{ "codel_reentry_count_rule", reentry_count_rule },
+	{ "codel_mtu_guard", mtu_guard },
+	{ "codel_ecn_mark_instead_of_drop", ecn_mark_instead_of_drop },
+	{ "codel_ce_threshold_marks", ce_threshold_marks },
+	{ "codel_clock_wrap_invisible", clock_wrap_is_invisible },
+	{ "codel_limit_overflow", limit_overflow },
+	{ "codel_empty_queue_leaves_dropping", empty_queue_leaves_dropping },
+};
+
+int main(void)
+{
+	return tap_run("codel.h host unit tests", cases,
+		       sizeof(cases) / sizeof(cases[0]));
+}
