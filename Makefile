@@ -20,11 +20,13 @@ MOD_SRCS := Kbuild sch_codel.c codel.h pkt_sched_codel.h
 
 CC ?= cc
 USER_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Werror -Iuser/shim -I.
+KERNEL_DIR := $(BUILD)/kernel/$(KERNELRELEASE)
+INITRAMFS := $(BUILD)/initramfs-$(KERNELRELEASE).cpio
 SIM := $(BUILD)/codel-sim
 UNIT := $(BUILD)/test-codel
 
 .PHONY: all module sim unit check check-guest demo shell style deps clean \
-	headers distclean
+	headers distclean guest
 
 all: headers
 	@$(MAKE) --no-print-directory module sim
@@ -47,6 +49,21 @@ $(MODULE): $(MOD_SRCS)
 	@for f in $(MOD_SRCS); do ln -sf $(CURDIR)/$$f $(MODDIR)/$$f; done
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(MODDIR) $(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
 
+# Everything qemu/run boots: module, Debian's kernel image, initramfs.
+guest: headers
+	@$(MAKE) --no-print-directory $(MODULE) $(INITRAMFS)
+
+$(KERNEL_DIR)/.done:
+	qemu/kernel.sh $(KERNELRELEASE)
+
+# The module is only a placeholder in the base image (qemu/run overlays the
+# current one), hence order-only.
+$(INITRAMFS): $(KERNEL_DIR)/.done qemu/initramfs.sh qemu/guest/init qemu/guest/env | $(MODULE)
+	qemu/initramfs.sh $(KERNELRELEASE) $@
+
+shell: guest
+	qemu/run --shell
+
 sim: $(SIM)
 
 $(SIM): user/codel-sim.c user/pktq.h codel.h user/shim/linux/types.h user/shim/linux/math64.h
@@ -59,6 +76,15 @@ $(UNIT): tests/unit/test-codel.c tests/unit/tap.h user/pktq.h codel.h user/shim/
 
 unit: $(UNIT) $(SIM)
 	$(UNIT)
+
+# Both install what they need first (Debian packages only), then build.
+check: deps
+	@$(MAKE) --no-print-directory all guest
+	scripts/check.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all guest
+	qemu/run demo/demo.sh
 
 style: headers
 	scripts/style.sh $(KDIR)

@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+#
+# make check: host unit tests, then the in-guest suite (one boot), then one
+# summary line over both.  Exit status non-zero on any failure, including
+# a guest that panicked, hung or logged a kernel warning.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+log=$top/build/check
+mkdir -p "$log"
+
+# summary FILE: "P F S" from the last "N passed, N failed[, N skipped]" line.
+summary() {
+	grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1 |
+		sed -E 's/^([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?.*/\1 \2 \4/' |
+		awk '{ print $1, $2, ($3 == "" ? 0 : $3) }'
+}
+
+passed=0 failed=0 skipped=0 bad=0
+suite() {
+	local name=$1 rc
+	shift
+	echo "=== $name"
+	"$@" 2>&1 | tee "$log/$name.log"
+	rc=${PIPESTATUS[0]}
+	read -r p f s <<<"$(summary "$log/$name.log")"
+	if [ -z "${p:-}" ]; then
+		echo "check: $name produced no summary (exit $rc): counted as 1 failure"
+		p=0 f=1 s=0
+	elif [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		echo "check: $name exited $rc with no failed test: counted as 1 failure"
+		f=1
+	fi
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	[ "$rc" = 0 ] || bad=1
+}
+
+start=$(date +%s)
+suite unit make -s unit
+suite guest qemu/run --log "$log/guest" tests/guest/all.sh
+echo "=== check finished in $(( $(date +%s) - start ))s; logs in $log"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$bad" = 0 ] && [ "$failed" = 0 ]

@@ -1,0 +1,200 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+#
+# Control plane: loading, exact tc output for every parameter, change,
+# replace, delete, unload, and rejected input.  Uses a dummy device so no
+# traffic disturbs the counters.  Sourced by all.sh.
+
+ALL_TESTS="$ALL_TESTS
+	module_insmod
+	module_autoload_is_ours
+	show_defaults
+	show_each_parameter
+	change_each_parameter
+	replace_qdisc
+	delete_qdisc
+	rmmod_refused_while_in_use
+	bad_input_rejected_with_extack
+	rejected_change_leaves_qdisc_as_is
+	xstats_stock_tc
+"
+
+dummy_up() {
+	ip link add d0 type dummy && ip link set d0 up
+}
+
+# True when the loaded sch_codel is this project's (out-of-tree: taint O).
+codel_is_ours() {
+	grep -q O /sys/module/sch_codel/taint 2>/dev/null
+}
+
+module_insmod() {
+	rmmod sch_codel 2>/dev/null
+	insmod "$MODULE_PATH"
+	check_err $? "insmod $MODULE_PATH failed"
+	lsmod | grep -q '^sch_codel '
+	check_err $? "sch_codel not in lsmod after insmod"
+	codel_is_ours
+	check_err $? "loaded sch_codel is not the out-of-tree module"
+	rmmod sch_codel
+	check_err $? "rmmod of an unused module failed"
+	log_test "module: insmod and rmmod"
+}
+
+module_autoload_is_ours() {
+	rmmod sch_codel 2>/dev/null
+	dummy_up
+	tc qdisc add dev d0 root handle 1: codel
+	check_err $? "tc qdisc add codel with no module loaded failed"
+	codel_is_ours
+	check_err $? "auto-load picked the in-tree sch_codel, not updates/"
+	check_eq "$(modinfo -F filename sch_codel)" "$MODULE_PATH" "modinfo filename"
+	log_test "module: auto-load by tc picks ours"
+}
+
+show_defaults() {
+	dummy_up
+	tc qdisc add dev d0 root handle 1: codel
+	check_eq "$(qdisc_line d0)" \
+		"qdisc codel 1: root refcnt 2 limit 1000p target 5ms interval 100ms" \
+		"default parameters"
+	log_test "show: defaults"
+}
+
+# One "OPTIONS|EXPECTED PARAMETERS" per line.
+PARAM_CASES="limit 1500|limit 1500p target 5ms interval 100ms
+limit 1|limit 1p target 5ms interval 100ms
+target 100ms|limit 1000p target 100ms interval 100ms
+target 1us|limit 1000p target 0us interval 100ms
+target 100s|limit 1000p target 100s interval 100ms
+interval 20ms|limit 1000p target 5ms interval 20ms
+interval 2us|limit 1000p target 5ms interval 1us
+interval 100s|limit 1000p target 5ms interval 100s
+ecn|limit 1000p target 5ms interval 100ms ecn
+noecn|limit 1000p target 5ms interval 100ms
+ce_threshold 20ms|limit 1000p target 5ms ce_threshold 20ms interval 100ms
+ce_threshold 0ms|limit 1000p target 5ms ce_threshold 0us interval 100ms
+limit 77 target 2ms interval 30ms ecn ce_threshold 500us|limit 77p target 2ms ce_threshold 499us interval 30ms ecn"
+
+show_each_parameter() {
+	dummy_up
+	echo "$PARAM_CASES" | while IFS='|' read -r opts want; do
+		# shellcheck disable=SC2086
+		tc qdisc add dev d0 root handle 1: codel $opts
+		check_err $? "add codel $opts"
+		check_eq "$(qdisc_line d0)" "qdisc codel 1: root refcnt 2 $want" "codel $opts"
+		tc qdisc del dev d0 root
+		[ "$RET" -eq 0 ] || exit 1
+	done
+	check_err $? "a parameter case failed (see above)"
+	log_test "show: every parameter, boundaries included"
+}
+
+change_each_parameter() {
+	dummy_up
+	tc qdisc add dev d0 root handle 1: codel
+	prefix="qdisc codel 1: root refcnt 2"
+	tc qdisc change dev d0 root codel limit 100
+	check_eq "$(qdisc_line d0)" "$prefix limit 100p target 5ms interval 100ms" "change limit"
+	tc qdisc change dev d0 root codel target 10ms
+	check_eq "$(qdisc_line d0)" "$prefix limit 100p target 10ms interval 100ms" "change target"
+	tc qdisc change dev d0 root codel interval 50ms
+	check_eq "$(qdisc_line d0)" "$prefix limit 100p target 10ms interval 50ms" "change interval"
+	tc qdisc change dev d0 root codel ecn
+	check_eq "$(qdisc_line d0)" "$prefix limit 100p target 10ms interval 50ms ecn" "change ecn"
+	tc qdisc change dev d0 root codel ce_threshold 3ms
+	check_eq "$(qdisc_line d0)" \
+		"$prefix limit 100p target 10ms ce_threshold 3ms interval 50ms ecn" "change ce_threshold"
+	tc qdisc change dev d0 root codel noecn
+	check_eq "$(qdisc_line d0)" \
+		"$prefix limit 100p target 10ms ce_threshold 3ms interval 50ms" "change noecn"
+	tc qdisc change dev d0 root codel
+	check_eq "$(qdisc_line d0)" \
+		"$prefix limit 100p target 10ms ce_threshold 3ms interval 50ms" "empty change"
+	log_test "change: every parameter on a live qdisc"
+}
+
+replace_qdisc() {
+	dummy_up
+	tc qdisc add dev d0 root handle 1: codel target 7ms
+	tc qdisc replace dev d0 root handle 1: codel limit 5000
+	check_err $? "replace failed"
+	check_eq "$(qdisc_line d0)" \
+		"qdisc codel 1: root refcnt 2 limit 5000p target 7ms interval 100ms" "replace keeps the rest"
+	tc qdisc replace dev d0 root handle 2: pfifo limit 10
+	check_eq "$(qdisc_line d0)" "qdisc pfifo 2: root refcnt 2 limit 10p" "replace by pfifo"
+	tc qdisc replace dev d0 root handle 3: codel
+	check_eq "$(qdisc_line d0)" \
+		"qdisc codel 3: root refcnt 2 limit 1000p target 5ms interval 100ms" "replace pfifo by codel"
+	log_test "replace: codel by codel, pfifo, and back"
+}
+
+delete_qdisc() {
+	dummy_up
+	tc qdisc add dev d0 root handle 1: codel
+	tc qdisc del dev d0 root
+	check_err $? "delete failed"
+	tc qdisc show dev d0 | grep -q codel
+	check_fail $? "codel still shown after delete"
+	tc qdisc del dev d0 root handle 1: 2>/dev/null
+	check_fail $? "deleting a nonexistent qdisc succeeded"
+	log_test "delete"
+}
+
+rmmod_refused_while_in_use() {
+	dummy_up
+	tc qdisc add dev d0 root handle 1: codel
+	rmmod sch_codel 2>/dev/null
+	check_fail $? "rmmod succeeded while a codel qdisc exists"
+	lsmod | grep -q '^sch_codel '
+	check_err $? "module gone while in use"
+	tc qdisc del dev d0 root
+	rmmod sch_codel
+	check_err $? "rmmod after delete failed"
+	log_test "rmmod: refused while in use, fine after delete"
+}
+
+# Each: options|extack text.  Stock tc omits zero values, so zeros are not
+# sent; these are values it does send.
+BAD_CASES="interval 1us|Error: codel: interval must be from 2us to 100s.
+interval 101s|Error: codel: interval must be from 2us to 100s.
+target 101s|Error: codel: target must be at most 100s.
+ce_threshold 200s|Error: codel: ce_threshold must be at most 100s."
+
+bad_input_rejected_with_extack() {
+	dummy_up
+	echo "$BAD_CASES" | while IFS='|' read -r opts want; do
+		# shellcheck disable=SC2086
+		err=$(tc qdisc add dev d0 root handle 1: codel $opts 2>&1)
+		check_fail $? "codel $opts accepted"
+		check_eq "$err" "$want" "extack for $opts"
+		check_eq "$(qdisc_line d0)" "qdisc noqueue 0: root refcnt 2" "nothing created by $opts"
+		[ "$RET" -eq 0 ] || exit 1
+	done
+	check_err $? "a bad-input case failed (see above)"
+	log_test "bad input: rejected with an extack naming the attribute"
+}
+
+rejected_change_leaves_qdisc_as_is() {
+	dummy_up
+	tc qdisc add dev d0 root handle 1: codel limit 50 target 3ms ce_threshold 1ms
+	before=$(qdisc_line d0)
+	# A valid target next to an invalid interval: neither may apply.
+	tc qdisc change dev d0 root codel target 7ms limit 9 ecn interval 1us 2>/dev/null
+	check_fail $? "change with an invalid interval accepted"
+	check_eq "$(qdisc_line d0)" "$before" "settings after a rejected change"
+	log_test "bad input: a rejected change applies nothing"
+}
+
+xstats_stock_tc() {
+	dummy_up
+	tc qdisc add dev d0 root handle 1: codel
+	out=$(tc -s qdisc show dev d0 | sed -n '4,5p' | sed 's/[[:space:]]*$//')
+	check_eq "$out" "  count 0 lastcount 0 ldelay 0us drop_next 0us
+  maxpacket 0 ecn_mark 0 drop_overlimit 0" "stock tc xstats of a fresh qdisc"
+	json=$(tc -s -j qdisc show dev d0)
+	case $json in
+	*'"count":0,"lastcount":0,"ldelay":0,"drop_next":0,"maxpacket":0,"ecn_mark":0,"drop_overlimit":0'*) ;;
+	*) check_err 1 "stock tc JSON xstats: $json" ;;
+	esac
+	log_test "xstats: stock tc reads mainline's fields (text and JSON)"
+}
