@@ -5,6 +5,7 @@
 #   make            module (build/module/<release>/sch_codel.ko) + simulator
 #   make unit       host unit tests of codel.h
 #   make check      unit tests, then the in-guest suite under QEMU
+#   make tc         build/tc: Debian's tc with tc-patch/ applied
 #   make demo       pfifo vs codel at 10 Mbit/s, in QEMU
 #   make style      checkpatch --strict, sparse (C=2) and W=1 on the module
 #
@@ -16,17 +17,21 @@ KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 BUILD := build
 MODDIR := $(BUILD)/module/$(KERNELRELEASE)
 MODULE := $(MODDIR)/sch_codel.ko
-MOD_SRCS := Kbuild sch_codel.c codel.h pkt_sched_codel.h
+MOD_SRCS := Kbuild dkms.conf sch_codel.c codel.h pkt_sched_codel.h
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+FLAVOURS := amd64 cloud-amd64 rt-amd64
+DESTDIR ?=
 
 CC ?= cc
 USER_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Werror -Iuser/shim -I.
 KERNEL_DIR := $(BUILD)/kernel/$(KERNELRELEASE)
 INITRAMFS := $(BUILD)/initramfs-$(KERNELRELEASE).cpio
 SIM := $(BUILD)/codel-sim
+TC := $(BUILD)/tc
 UNIT := $(BUILD)/test-codel
 
 .PHONY: all module sim unit check check-guest demo shell style deps clean \
-	headers distclean guest
+	headers distclean guest tc install dkms-add flavours
 
 all: headers
 	@$(MAKE) --no-print-directory module sim
@@ -77,14 +82,37 @@ $(UNIT): tests/unit/test-codel.c tests/unit/tap.h user/pktq.h codel.h user/shim/
 unit: $(UNIT) $(SIM)
 	$(UNIT)
 
+# tc with tc-patch/ applied, from Debian's iproute2 source.
+tc: $(TC)
+
+$(TC): $(wildcard tc-patch/*.patch) scripts/build-tc.sh scripts/iproute2-source.sh
+	scripts/build-tc.sh
+
 # Both install what they need first (Debian packages only), then build.
 check: deps
-	@$(MAKE) --no-print-directory all guest
+	@$(MAKE) --no-print-directory all guest tc
 	scripts/check.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all guest
 	qemu/run demo/demo.sh
+
+# Install the built module for KERNELRELEASE (not necessarily the running
+# kernel) under updates/, so it wins over the in-tree sch_codel, and depmod.
+install: module
+	install -D -m 0644 $(MODULE) $(DESTDIR)/lib/modules/$(KERNELRELEASE)/updates/sch_codel.ko
+	depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KERNELRELEASE)
+
+# Sources to /usr/src/sch_codel-VERSION, registered with DKMS.
+dkms-add:
+	@command -v dkms >/dev/null || scripts/deps.sh dkms
+	install -d $(DESTDIR)/usr/src/sch_codel-$(VERSION)
+	install -m 0644 $(MOD_SRCS) $(DESTDIR)/usr/src/sch_codel-$(VERSION)/
+	dkms add -m sch_codel -v $(VERSION)
+
+# Build without warnings against each Debian flavour's headers.
+flavours:
+	scripts/flavours.sh $(FLAVOURS)
 
 style: headers
 	scripts/style.sh $(KDIR)

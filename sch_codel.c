@@ -422,3 +422,4 @@ module_exit(codel_module_exit);
 MODULE_DESCRIPTION("Controlled Delay (CoDel, RFC 8289) queue discipline");
 MODULE_AUTHOR("sch_codel out-of-tree contributors");
 MODULE_LICENSE("Dual BSD/GPL");
+MODULE_VERSION(SCH_CODEL_VERSION);

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
 #
-# make check: host unit tests, then the in-guest suite (one boot), then one
-# summary line over both.  Exit status non-zero on any failure, including
+# make check: host unit tests, host packaging tests, then the in-guest
+# suite (one boot), then one summary line over all of them.  Exit status non-zero on any failure, including
 # a guest that panicked, hung or logged a kernel warning.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,6 +38,7 @@ suite() {
 
 start=$(date +%s)
 suite unit make -s unit
+suite host tests/host/packaging.sh
 suite guest qemu/run --log "$log/guest" tests/guest/all.sh
 echo "=== check finished in $(( $(date +%s) - start ))s; logs in $log"
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -29,7 +29,7 @@ done
 scratch=$top/build/style
 rm -rf "$scratch"
 mkdir -p "$scratch"
-for f in Kbuild $files; do ln -s "$top/$f" "$scratch/$f"; done
+for f in Kbuild dkms.conf $files; do ln -s "$top/$f" "$scratch/$f"; done
 log=$scratch/build.log
 make -s -C "$kdir" M="$scratch" W=1 C=2 modules >"$log" 2>&1 || rc=1
 grep -v "^Skipping BTF generation" "$log" || true

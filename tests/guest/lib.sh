@@ -1,10 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
 #
-# Shared library of the in-guest tests, after the kernel's
-# selftests/net/forwarding/lib.sh: a test function starts with RET=0,
-# records the first failure with check_err/check_fail/check_eq, and ends
-# with log_test NAME, which prints one TAP line.  run_tests runs every
-# function named in ALL_TESTS and prints "N passed, N failed, N skipped".
+# Shared library of the in-guest tests (TAP helpers in ../tap.sh, shared
+# with the host tests), after the kernel's selftests/net/forwarding/lib.sh.
 #
 # Guest topology (qemu/guest/init):  root ns eth0 198.18.0.1/24  <->
 # netns "far" eth1 198.18.0.2/24.  topo_router_up adds netns "near"
@@ -13,90 +10,12 @@
 
 . /etc/guest-env
 
-TESTS_RUN=0
-TESTS_PASSED=0
-TESTS_FAILED=0
-TESTS_SKIPPED=0
-RET=0
-RET_MSG=
+. /payload/tests/tap.sh
+
 FAR=198.18.0.2
 NEAR=198.18.1.2
 MODULE_PATH=/lib/modules/$KERNELRELEASE/updates/sch_codel.ko
 INTREE_PATH=/lib/modules/$KERNELRELEASE/kernel/net/sched/sch_codel.ko
-
-diag() { echo "# $*"; }
-
-check_err() {
-	if [ "$RET" -eq 0 ] && [ "$1" -ne 0 ]; then
-		RET=1
-		RET_MSG=$2
-		diag "FAIL: $2"
-	fi
-}
-
-check_fail() {
-	if [ "$RET" -eq 0 ] && [ "$1" -eq 0 ]; then
-		RET=1
-		RET_MSG=$2
-		diag "FAIL: $2"
-	fi
-}
-
-# check_eq ACTUAL EXPECTED WHAT
-check_eq() {
-	if [ "$1" != "$2" ]; then
-		check_err 1 "$3"
-		diag "  expected: '$2'"
-		diag "  actual:   '$1'"
-	fi
-}
-
-# check_cmp A OP B WHAT: numeric comparison, OP one of test's -lt -le ...
-check_cmp() {
-	if ! [ "$1" "$2" "$3" ] 2>/dev/null; then
-		check_err 1 "$4 ($1 $2 $3 is false)"
-	fi
-}
-
-log_test() {
-	TESTS_RUN=$((TESTS_RUN + 1))
-	if [ "$RET" -ne 0 ]; then
-		TESTS_FAILED=$((TESTS_FAILED + 1))
-		echo "not ok $TESTS_RUN $1 # $RET_MSG"
-	else
-		TESTS_PASSED=$((TESTS_PASSED + 1))
-		echo "ok $TESTS_RUN $1"
-	fi
-	RET=0
-	RET_MSG=
-}
-
-# log_skip NAME REASON: a test that cannot run here, said so.
-log_skip() {
-	TESTS_RUN=$((TESTS_RUN + 1))
-	TESTS_SKIPPED=$((TESTS_SKIPPED + 1))
-	echo "ok $TESTS_RUN $1 # SKIP $2"
-	RET=0
-	RET_MSG=
-}
-
-# require_cmd NAME TEST: 1 (and a skip line) when a tool is missing.
-require_cmd() {
-	command -v "$1" >/dev/null 2>&1 && return 0
-	log_skip "$2" "$1 not available in the guest"
-	return 1
-}
-
-run_tests() {
-	echo "KTAP version 1"
-	for t in $ALL_TESTS; do
-		$t
-		cleanup_all
-	done
-	echo "1..$TESTS_RUN"
-	echo "$TESTS_PASSED passed, $TESTS_FAILED failed, $TESTS_SKIPPED skipped"
-	[ "$TESTS_FAILED" -eq 0 ]
-}
 
 # --- reading tc ------------------------------------------------------------
 
@@ -190,4 +109,26 @@ cleanup_all() {
 	tc qdisc del dev eth0 root >/dev/null 2>&1
 	ip link del d0 >/dev/null 2>&1
 	topo_router_down
+}
+
+# --- host tools over 9p -------------------------------------------------------
+
+# hostpy ARGS...: run the host's Debian python3 (its /usr shared read-only
+# over 9p by qemu/run) in a chroot assembled under /hostroot.
+hostpy() {
+	if [ ! -e /hostroot/usr/bin/python3 ]; then
+		modprobe 9pnet_virtio && modprobe 9p || return 1
+		mkdir -p /hostroot/usr /hostroot/proc /hostroot/dev /hostroot/tmp /hostroot/etc
+		mount -t 9p -o trans=virtio,version=9p2000.L,ro hostusr /hostroot/usr || return 1
+		for d in bin sbin lib lib64; do ln -sfn "usr/$d" "/hostroot/$d"; done
+		mount -t proc proc /hostroot/proc
+		mount --bind /dev /hostroot/dev
+		mount --bind /tmp /hostroot/tmp
+	fi
+	chroot /hostroot /usr/bin/python3 "$@"
+}
+
+# json_check: read JSON on stdin; fail unless it parses.
+json_check() {
+	hostpy -c 'import json, sys; json.load(sys.stdin)'
 }

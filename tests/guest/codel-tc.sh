@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+#
+# tc frontends: Debian's stock tc and the patched one (make tc, in the
+# guest as /usr/local/sbin/tc-patched) against our module and against
+# Debian's in-tree codel.  JSON is validated with the host's python3.
+# Sourced by all.sh.
+
+ALL_TESTS="$ALL_TESTS
+	tc_patched_parses_like_stock
+	tc_patched_text_all_fields
+	tc_patched_json_all_fields
+	tc_stock_and_patched_agree_after_traffic
+	tc_patched_on_intree_codel
+"
+
+TCP=/usr/local/sbin/tc-patched
+
+require_patched() {
+	[ -x "$TCP" ] && return 0
+	log_skip "$1" "patched tc not built (make tc)"
+	return 1
+}
+
+# json_fields KEY...: "KEY=VALUE ..." of the first qdisc in JSON on stdin.
+json_fields() {
+	hostpy -c 'import json, sys
+d = json.load(sys.stdin)[0]
+print(" ".join("%s=%s" % (k, json.dumps(d.get(k))) for k in sys.argv[1:]))' "$@"
+}
+
+tc_patched_parses_like_stock() {
+	require_patched "tc: patched tc parses every option as stock tc" || return
+	dummy_up
+	for args in "limit 10 target 2ms interval 20ms ecn ce_threshold 1ms" \
+		"limit abc" "target" "target 5xs" "interval -1" "ce_threshold x" \
+		"bogus" "help" "noecn limit 0"; do
+		# shellcheck disable=SC2086
+		a=$(tc qdisc add dev d0 root handle 1: codel $args 2>&1; echo "rc=$?";
+			tc qdisc show dev d0; tc qdisc del dev d0 root 2>&1)
+		# shellcheck disable=SC2086
+		b=$($TCP qdisc add dev d0 root handle 1: codel $args 2>&1; echo "rc=$?";
+			$TCP qdisc show dev d0; $TCP qdisc del dev d0 root 2>&1)
+		check_eq "$b" "$a" "patched vs stock for 'codel $args'"
+	done
+	log_test "tc: patched tc parses every option as stock tc"
+}
+
+tc_patched_text_all_fields() {
+	require_patched "tc: patched tc prints every field (text)" || return
+	dummy_up
+	tc qdisc add dev d0 root handle 1: codel
+	out=$($TCP -s qdisc show dev d0 | sed -n '4,6p' | sed 's/[[:space:]]*$//')
+	check_eq "$out" "  count 0 lastcount 0 ldelay 0us drop_next 0us
+  maxpacket 0 ecn_mark 0 drop_overlimit 0 ce_mark 0
+  dequeue_calls 0 ok_to_drop 0 loop_drops 0 dropping_entries 0" "patched tc xstats text"
+	log_test "tc: patched tc prints every field (text)"
+}
+
+XFIELDS="count lastcount ldelay drop_next maxpacket ecn_mark drop_overlimit dropping ce_mark dequeue_calls ok_to_drop loop_drops dropping_entries"
+
+tc_patched_json_all_fields() {
+	require_patched "tc: patched tc prints every field (JSON)" || return
+	dummy_up
+	tc qdisc add dev d0 root handle 1: codel target 3ms
+	$TCP -s -j qdisc show dev d0 >/tmp/q.json
+	json_check </tmp/q.json
+	check_err $? "patched tc -j output is not valid JSON: $(cat /tmp/q.json)"
+	# shellcheck disable=SC2086
+	got=$(json_fields $XFIELDS </tmp/q.json)
+	check_eq "$got" "count=0 lastcount=0 ldelay=0 drop_next=0 maxpacket=0 ecn_mark=0 drop_overlimit=0 dropping=false ce_mark=0 dequeue_calls=0 ok_to_drop=0 loop_drops=0 dropping_entries=0" \
+		"patched tc JSON xstats"
+	got=$(hostpy -c 'import json, sys; print(json.load(sys.stdin)[0]["options"])' </tmp/q.json)
+	check_eq "$got" "{'limit': 1000, 'target': 2999, 'interval': 99999}" "patched tc JSON options (raw us)"
+	log_test "tc: patched tc prints every field (JSON, raw integers)"
+}
+
+# Push UDP through codel (limit 20, 1 Mbit/s HTB) so every counter moves.
+udp_through_codel() {
+	topo_router_up
+	htb_with_leaf 1mbit codel limit 20 target 2ms interval 20ms
+	iperf_server_up
+	ip netns exec near iperf3 -c "$FAR" -u -b 5M -l 1000 -t 3 >/dev/null 2>&1
+	sleep 1
+}
+
+tc_stock_and_patched_agree_after_traffic() {
+	require_patched "tc: stock and patched tc agree after traffic" || return
+	udp_through_codel
+	stock=$(stats_of qdisc eth0 10:)
+	$TCP -s -j qdisc show dev eth0 >/tmp/q.json
+	json_check </tmp/q.json
+	check_err $? "patched tc -j output is not valid JSON"
+	j=$(hostpy -c 'import json, sys
+d = [q for q in json.load(sys.stdin) if q["handle"] == "10:"][0]
+print(" ".join(str(d[k]) for k in sys.argv[1:]))' maxpacket ecn_mark drop_overlimit count lastcount drops dequeue_calls loop_drops dropping_entries ok_to_drop </tmp/q.json)
+	set -- $j
+	check_eq "$(field "$stock" maxpacket) $(field "$stock" ecn_mark) $(field "$stock" drop_overlimit) $(field "$stock" count) $(field "$stock" lastcount) $(dropped "$stock")" \
+		"$1 $2 $3 $4 $5 $6" "stock text vs patched JSON: maxpacket ecn_mark drop_overlimit count lastcount drops"
+	check_cmp "$3" -gt 0 "drop_overlimit moved"
+	check_cmp "$7" -gt 0 "dequeue_calls moved"
+	check_cmp "$9" -gt 0 "dropping_entries moved"
+	# every drop is either a tail drop or a CoDel drop (entry or loop)
+	check_cmp "$6" -eq "$(( $3 + $8 + $9 ))" "drops == overlimit + loop_drops + dropping entries (no ecn)"
+	log_test "tc: stock and patched tc agree after traffic; drops add up"
+}
+
+tc_patched_on_intree_codel() {
+	require_patched "tc: patched tc on Debian's in-tree codel" || return
+	rmmod sch_codel 2>/dev/null
+	insmod "$INTREE_PATH"
+	check_err $? "insmod in-tree sch_codel"
+	grep -q O /sys/module/sch_codel/taint && check_err 1 "in-tree module not loaded"
+	dummy_up
+	$TCP qdisc add dev d0 root handle 1: codel ce_threshold 4ms
+	check_eq "$($TCP qdisc show dev d0 | head -n 1 | sed 's/[[:space:]]*$//')" \
+		"qdisc codel 1: root refcnt 2 limit 1000p target 5ms ce_threshold 4ms interval 100ms" "in-tree show"
+	out=$($TCP -s qdisc show dev d0 | sed -n '4,6p' | sed 's/[[:space:]]*$//')
+	check_eq "$out" "  count 0 lastcount 0 ldelay 0us drop_next 0us
+  maxpacket 0 ecn_mark 0 drop_overlimit 0" "patched tc on the in-tree module's 9 fields"
+	$TCP -s -j qdisc show dev d0 >/tmp/q.json
+	json_check </tmp/q.json
+	check_err $? "patched tc -j on in-tree codel is not valid JSON"
+	check_eq "$(json_fields count dequeue_calls </tmp/q.json)" "count=0 dequeue_calls=null" \
+		"in-tree JSON has mainline fields only"
+	tc qdisc del dev d0 root
+	rmmod sch_codel
+	check_err $? "rmmod in-tree sch_codel"
+	log_test "tc: patched tc on Debian's in-tree codel prints what exists"
+}
