@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
 #
-# make check: host unit tests, host packaging tests, then the in-guest
-# suite (one boot), then one summary line over all of them.  Exit status non-zero on any failure, including
+# make check: host unit tests, the simulator cross-check, host packaging
+# tests, then the in-guest suite (one boot, tdc included), then one summary
+# line over all of them.  Exit status non-zero on any failure, including
 # a guest that panicked, hung or logged a kernel warning.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,8 +39,10 @@ suite() {
 
 start=$(date +%s)
 suite unit make -s unit
+suite sim tests/host/sim.sh
 suite host tests/host/packaging.sh
-suite guest qemu/run --log "$log/guest" tests/guest/all.sh
+scripts/tdc-prepare.sh
+suite guest qemu/run --log "$log/guest" --add build/tdc=/payload/tdc tests/guest/all.sh
 echo "=== check finished in $(( $(date +%s) - start ))s; logs in $log"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$bad" = 0 ] && [ "$failed" = 0 ]

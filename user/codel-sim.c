@@ -149,13 +149,16 @@ int main(int argc, char **argv)
 		lineno++;
 		if (!strchr(line, '\n') && !feof(stdin))
 			bad_line(lineno, "line too long");
+		p = line + strspn(line, " \t");
+		if (*p == '#')
+			continue;
 		for (p = strtok_r(line, " \t\r\n", &save); p;
 		     p = strtok_r(NULL, " \t\r\n", &save)) {
 			if (ntok == 4)
 				bad_line(lineno, "too many fields");
 			tok[ntok++] = p;
 		}
-		if (ntok == 0 || tok[0][0] == '#')
+		if (ntok == 0)
 			continue;
 		if (!parse_u64(tok[0], UINT64_MAX, &t))
 			bad_line(lineno, "time must be a non-negative integer (ns)");

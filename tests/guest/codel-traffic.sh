@@ -12,8 +12,6 @@ ALL_TESTS="$ALL_TESTS
 	limit_overflow_counted
 "
 
-dev_stat() { cat "/sys/class/net/$1/statistics/$2"; }
-
 ping_counters_match_device() {
 	tc qdisc add dev eth0 root handle 1: codel
 	ping -c 3 -W 2 "$FAR" >/dev/null

@@ -58,6 +58,9 @@ dropped() { field "$1" "(dropped"; }
 backlog_bytes() { field "$1" backlog | sed 's/b$//'; }
 backlog_pkts() { echo "$1" | awk '{ for (i = 1; i < NF; i++) if ($i == "backlog") { v = $(i + 2); sub(/p$/, "", v); print v; exit } }'; }
 
+# dev_stat DEV COUNTER: a device counter in the current namespace.
+dev_stat() { cat "/sys/class/net/$1/statistics/$2"; }
+
 # --- topology -------------------------------------------------------------
 
 topo_router_up() {
@@ -84,8 +87,7 @@ topo_router_down() {
 
 # Start an iperf3 server in "far" (daemon) and wait until it listens.
 iperf_server_up() {
-	ip netns exec far iperf3 -s -D -1 >/dev/null 2>&1 ||
-		ip netns exec far iperf3 -s -D >/dev/null 2>&1
+	ip netns exec far iperf3 -s -D >/dev/null 2>&1
 	sleep 0.3
 }
 
@@ -113,19 +115,36 @@ cleanup_all() {
 
 # --- host tools over 9p -------------------------------------------------------
 
-# hostpy ARGS...: run the host's Debian python3 (its /usr shared read-only
-# over 9p by qemu/run) in a chroot assembled under /hostroot.
+# hostroot_up: assemble /hostroot from the host's /usr (shared read-only
+# over 9p by qemu/run) plus the guest's /proc, /sys, /dev, /tmp and /run,
+# for host tools the initramfs does not carry (python3, tdc).
+hostroot_up() {
+	[ -e /hostroot/usr/bin/python3 ] && return 0
+	modprobe 9pnet_virtio && modprobe 9p || return 1
+	# A mount of its own: "ip netns exec" in the chroot remounts / rslave.
+	mkdir -p /hostroot
+	mount -t tmpfs hostroot /hostroot
+	mkdir -p /hostroot/usr /hostroot/proc /hostroot/sys /hostroot/dev \
+		/hostroot/tmp /hostroot/run /hostroot/etc
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro hostusr /hostroot/usr || return 1
+	for d in bin sbin lib lib64; do ln -sfn "usr/$d" "/hostroot/$d"; done
+	mount -t proc proc /hostroot/proc
+	mount -t sysfs sysfs /hostroot/sys
+	mount --bind /dev /hostroot/dev
+	mount --bind /tmp /hostroot/tmp
+	mount --bind /run /hostroot/run
+	cp /etc/passwd /etc/group /hostroot/etc/
+}
+
+# hostrun CMD...: run a host command (from its /usr) in /hostroot.
+hostrun() {
+	hostroot_up || return 1
+	chroot /hostroot "$@"
+}
+
+# hostpy ARGS...: the host's Debian python3.
 hostpy() {
-	if [ ! -e /hostroot/usr/bin/python3 ]; then
-		modprobe 9pnet_virtio && modprobe 9p || return 1
-		mkdir -p /hostroot/usr /hostroot/proc /hostroot/dev /hostroot/tmp /hostroot/etc
-		mount -t 9p -o trans=virtio,version=9p2000.L,ro hostusr /hostroot/usr || return 1
-		for d in bin sbin lib lib64; do ln -sfn "usr/$d" "/hostroot/$d"; done
-		mount -t proc proc /hostroot/proc
-		mount --bind /dev /hostroot/dev
-		mount --bind /tmp /hostroot/tmp
-	fi
-	chroot /hostroot /usr/bin/python3 "$@"
+	hostrun /usr/bin/python3 "$@"
 }
 
 # json_check: read JSON on stdin; fail unless it parses.

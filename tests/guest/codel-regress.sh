@@ -1,0 +1,241 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+#
+# Regression scenarios for the bugs codel has had with parent qdiscs, and
+# accounting invariants: each scenario asserts, none is a smoke run.
+# Sourced by all.sh.
+
+ALL_TESTS="$ALL_TESTS
+	drop_all_but_last_under_htb
+	drop_all_but_last_under_drr
+	drop_all_but_last_under_hfsc
+	limit_trim_with_peeked_packet_under_tbf
+	accounting_root
+	accounting_htb
+	accounting_tbf
+	accounting_prio
+	accounting_netem
+	ecn_codepoints_ipv4
+	ecn_codepoints_ipv6
+"
+
+# Every "backlog" in tc -s output for OBJECT (qdisc|class) reads 0b 0p.
+all_drained() {
+	total=$(tc -s "$1" show dev eth0 | grep -c 'backlog ')
+	zero=$(tc -s "$1" show dev eth0 | grep -c 'backlog 0b 0p')
+	[ "$total" -gt 0 ] && [ "$total" = "$zero" ]
+}
+
+# Leaf "codel target 1us interval 2us": 0 and 1 codel time units.  Once in
+# the dropping state every drop is already due, so one dequeue drops every
+# packet but the last, which leaves the queue empty in the same call that
+# dropped: the drops must reach the parents before it returns.
+AGGRESSIVE="codel target 1us interval 2us"
+
+# parent_setup KIND: a 1 Mbit/s parent of KIND with the aggressive leaf 10:.
+parent_setup() {
+	case $1 in
+	htb)
+		# shellcheck disable=SC2086
+		htb_with_leaf 1mbit $AGGRESSIVE ;;
+	drr)
+		tc qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 3000 latency 1s &&
+		tc qdisc add dev eth0 parent 1:1 handle 2: drr &&
+		tc class add dev eth0 parent 2: classid 2:1 drr &&
+		tc filter add dev eth0 parent 2: protocol all matchall classid 2:1 &&
+		# shellcheck disable=SC2086
+		tc qdisc add dev eth0 parent 2:1 handle 10: $AGGRESSIVE ;;
+	hfsc)
+		tc qdisc add dev eth0 root handle 1: hfsc default 10 &&
+		tc class add dev eth0 parent 1: classid 1:10 hfsc sc rate 1mbit ul rate 1mbit &&
+		# shellcheck disable=SC2086
+		tc qdisc add dev eth0 parent 1:10 handle 10: $AGGRESSIVE ;;
+	esac
+}
+
+drop_all_but_last() {
+	name="regress: $1 parent, codel drops all but the last packet in one dequeue"
+	require_cmd iperf3 "$name" || return
+	topo_router_up
+	parent_setup "$1"
+	check_err $? "$1 setup"
+	iperf_server_up
+	ip netns exec near iperf3 -c "$FAR" -u -b 10M -l 1200 -t 2 >/dev/null 2>&1
+	sleep 2
+	s=$(stats_of qdisc eth0 10:)
+	diag "$1 leaf: $(echo "$s" | tr -s ' ')"
+	check_cmp "$(dropped "$s")" -gt 100 "CoDel dropped"
+	check_cmp "$(field "$s" count)" -gt 1 "drops inside the dropping state"
+	all_drained qdisc
+	check_err $? "a qdisc still shows a backlog: $(tc -s qdisc show dev eth0 | grep backlog | tr -s ' ')"
+	all_drained class
+	check_err $? "a class still shows a backlog: $(tc -s class show dev eth0 | grep backlog | tr -s ' ')"
+	# The class must still work: inactive and empty, then active again.
+	ip netns exec near ping -c 3 -i 0.2 -W 2 "$FAR" >/dev/null
+	check_err $? "no traffic through the $1 class afterwards"
+	tc qdisc del dev eth0 root
+	check_err $? "deleting the $1 tree"
+	log_test "$name"
+}
+
+drop_all_but_last_under_htb() { drop_all_but_last htb; }
+drop_all_but_last_under_drr() { drop_all_but_last drr; }
+drop_all_but_last_under_hfsc() { drop_all_but_last hfsc; }
+
+# TBF peeks its child while it waits for tokens, so a packet sits in
+# codel's gso_skb.  Lowering limit to 1 then must drop that one too if
+# needed and leave qlen/backlog consistent at every level.
+limit_trim_with_peeked_packet_under_tbf() {
+	name="regress: limit trimmed to 1 while TBF has peeked a packet"
+	require_cmd iperf3 "$name" || return
+	topo_router_up
+	tc qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 1600 latency 10s &&
+		tc qdisc add dev eth0 parent 1:1 handle 10: codel limit 1000 target 100s interval 100s
+	check_err $? "tbf + codel setup"
+	iperf_server_up
+	# 1.5 s at 3 Mbit/s into 1 Mbit/s, then no more arrivals: the queue
+	# drains for seconds, TBF holding a peeked packet between tokens.
+	# (The client is killed: its control connection would queue behind.)
+	ip netns exec near iperf3 -c "$FAR" -u -b 3M -l 1200 -t 10 >/dev/null 2>&1 &
+	sleep 1.5
+	killall -9 iperf3 2>/dev/null	# $! may be a subshell in busybox sh
+	wait
+	sleep 1		# packets still in flight (veth backlog) reach TBF
+	tc -s qdisc show dev eth0 >/tmp/dump0
+	before=$(awk '$1 == "qdisc" { on = ($3 == "10:") } on' /tmp/dump0 | tr '\n' ' ')
+	rbefore=$(awk '$1 == "qdisc" { on = ($3 == "1:") } on' /tmp/dump0 | tr '\n' ' ')
+	tc qdisc change dev eth0 parent 1:1 handle 10: codel limit 1
+	check_err $? "change limit 1"
+	# One dump for both levels, so no dequeue falls between the readings.
+	tc -s qdisc show dev eth0 >/tmp/dump
+	c=$(awk '$1 == "qdisc" { on = ($3 == "10:") } on' /tmp/dump | tr '\n' ' ')
+	r=$(awk '$1 == "qdisc" { on = ($3 == "1:") } on' /tmp/dump | tr '\n' ' ')
+	diag "before: backlog $(backlog_bytes "$before")b $(backlog_pkts "$before")p; after: codel $(backlog_bytes "$c")b $(backlog_pkts "$c")p, tbf $(backlog_bytes "$r")b $(backlog_pkts "$r")p"
+	check_cmp "$(backlog_pkts "$before")" -gt 10 "a queue had built before the change"
+	check_cmp "$(backlog_pkts "$c")" -le 1 "codel qlen within the new limit"
+	check_eq "$(backlog_pkts "$r") $(backlog_bytes "$r")" "$(backlog_pkts "$c") $(backlog_bytes "$c")" \
+		"TBF's qlen/backlog equal its only child's"
+	trimmed=$(( $(backlog_pkts "$before") - $(backlog_pkts "$c") - $(sent_pkts "$c") + $(sent_pkts "$before") ))
+	check_eq "$(field "$c" drop_overlimit)" "$(field "$before" drop_overlimit)" "no arrivals during the change"
+	check_eq "$(( $(dropped "$c") - $(dropped "$before") ))" "$trimmed" "codel drops vs packets trimmed"
+	check_eq "$(( $(dropped "$r") - $(dropped "$rbefore") ))" "$trimmed" "TBF drops vs packets trimmed"
+	sleep 2
+	all_drained qdisc
+	check_err $? "backlog left after the flow: $(tc -s qdisc show dev eth0 | grep backlog | tr -s ' ')"
+	log_test "$name"
+}
+
+# Static neighbours and no IPv6 on the path, so that the only packets
+# entering eth0's qdisc are those forwarded from near.
+quiet_path() {
+	sysctl -qw net.ipv6.conf.eth0.disable_ipv6=1
+	ip netns exec far sysctl -qw net.ipv6.conf.eth1.disable_ipv6=1
+	ip netns exec near sysctl -qw net.ipv6.conf.veth1.disable_ipv6=1
+	sysctl -qw net.ipv6.conf.veth0.disable_ipv6=1
+	far_mac=$(ip netns exec far cat /sys/class/net/eth1/address)
+	ip neigh replace "$FAR" lladdr "$far_mac" dev eth0 nud permanent
+	ip -n far neigh replace 198.18.0.1 lladdr "$(cat /sys/class/net/eth0/address)" dev eth1 nud permanent
+	ip -n near neigh replace 198.18.1.1 lladdr "$(cat /sys/class/net/veth0/address)" dev veth1 nud permanent
+	ip neigh replace "$NEAR" lladdr "$(ip netns exec near cat /sys/class/net/veth1/address)" dev veth0 nud permanent
+}
+
+unquiet_path() {
+	sysctl -qw net.ipv6.conf.eth0.disable_ipv6=0
+	ip netns exec far sysctl -qw net.ipv6.conf.eth1.disable_ipv6=0
+	ip neigh del "$FAR" dev eth0 2>/dev/null
+	ip -n far neigh del 198.18.0.1 dev eth1 2>/dev/null
+}
+
+# accounting KIND: bulk TCP through codel under KIND; packets offered to
+# eth0's qdisc (forwarded from near, counted on veth0) = delivered (far's
+# eth1) + dropped (root qdisc, which sums its children's), backlog 0.
+accounting() {
+	name="accounting: offered = delivered + dropped, codel under $1"
+	require_cmd iperf3 "$name" || return
+	topo_router_up
+	quiet_path
+	case $1 in
+	root) tc qdisc add dev eth0 root handle 10: codel limit 100 ;;
+	htb) htb_with_leaf 10mbit codel limit 100 ;;
+	tbf) tc qdisc add dev eth0 root handle 1: tbf rate 10mbit burst 3000 latency 1s &&
+		tc qdisc add dev eth0 parent 1:1 handle 10: codel limit 100 ;;
+	prio) tc qdisc add dev eth0 root handle 1: prio &&
+		tc qdisc add dev eth0 parent 1:1 handle 10: codel limit 100 &&
+		tc qdisc add dev eth0 parent 1:2 handle 20: codel limit 100 &&
+		tc qdisc add dev eth0 parent 1:3 handle 30: codel limit 100 ;;
+	netem) tc qdisc add dev eth0 root handle 1: netem delay 5ms rate 10mbit limit 10000 &&
+		tc qdisc add dev eth0 parent 1:1 handle 10: codel limit 100 ;;
+	esac
+	check_err $? "$1 setup"
+	iperf_server_up
+	off0=$(dev_stat veth0 rx_packets)
+	del0=$(ip netns exec far cat /sys/class/net/eth1/statistics/rx_packets)
+	ip netns exec near iperf3 -c "$FAR" -t 3 -P 2 >/dev/null 2>&1
+	check_err $? "iperf3 through $1"
+	sleep 1.5
+	off=$(( $(dev_stat veth0 rx_packets) - off0 ))
+	del=$(( $(ip netns exec far cat /sys/class/net/eth1/statistics/rx_packets) - del0 ))
+	root=$(tc -s qdisc show dev eth0 | awk 'NR == 1, /backlog/' | tr '\n' ' ')
+	drops=$(dropped "$root")
+	diag "$1: offered $off delivered $del dropped $drops sent $(sent_pkts "$root")"
+	check_cmp "$off" -gt 1000 "traffic offered"
+	check_eq "$off" "$(( del + drops ))" "offered vs delivered + dropped"
+	check_eq "$(sent_pkts "$root")" "$del" "root Sent vs far's rx_packets"
+	all_drained qdisc
+	check_err $? "backlog left"
+	unquiet_path
+	log_test "$name"
+}
+
+accounting_root() { accounting root; }
+accounting_htb() { accounting htb; }
+accounting_tbf() { accounting tbf; }
+accounting_prio() { accounting prio; }
+accounting_netem() { accounting netem; }
+
+# ecn_codepoints v4|v6: UDP at 3x a 1 Mbit/s bottleneck with each ECN
+# codepoint (in the TOS / traffic class byte); codel ecn marks ECT(0),
+# ECT(1) and CE packets instead of dropping, drops Not-ECT ones.
+ecn_codepoints() {
+	name="ecn: Not-ECT dropped, ECT(0)/ECT(1)/CE marked, IP$1"
+	require_cmd iperf3 "$name" || return
+	topo_router_up
+	dst=$FAR fam=-4
+	if [ "$1" = v6 ]; then
+		ip addr add 2001:db8::1/64 dev eth0 nodad
+		ip -n far addr add 2001:db8::2/64 dev eth1 nodad
+		ip addr add 2001:db8:1::1/64 dev veth0 nodad
+		ip -n near addr add 2001:db8:1::2/64 dev veth1 nodad
+		ip -n near -6 route add default via 2001:db8:1::1
+		ip -n far -6 route add 2001:db8:1::/64 via 2001:db8::1
+		sysctl -qw net.ipv6.conf.all.forwarding=1
+		dst=2001:db8::2 fam=-6
+		ip netns exec near ping -6 -c 2 -W 3 "$dst" >/dev/null 2>&1
+	fi
+	iperf_server_up
+	for tos in 0 1 2 3; do
+		htb_with_leaf 1mbit codel ecn target 1ms interval 10ms
+		ip netns exec near iperf3 $fam -c "$dst" -u -b 3M -l 1000 -t 2 --tos $tos >/dev/null 2>&1
+		check_err $? "iperf3 tos $tos"
+		sleep 1
+		s=$(stats_of qdisc eth0 10:)
+		marks=$(field "$s" ecn_mark)
+		aqm=$(( $(dropped "$s") - $(field "$s" drop_overlimit) ))
+		diag "IP$1 tos $tos: ecn_mark $marks, CoDel drops $aqm"
+		if [ $tos = 0 ]; then
+			check_eq "$marks" 0 "Not-ECT marked"
+			check_cmp "$aqm" -gt 0 "Not-ECT not dropped by CoDel"
+		else
+			check_cmp "$marks" -gt 0 "ECN codepoint $tos not marked"
+			check_eq "$aqm" 0 "ECN codepoint $tos dropped by CoDel"
+		fi
+		tc qdisc del dev eth0 root
+	done
+	if [ "$1" = v6 ]; then
+		ip addr del 2001:db8::1/64 dev eth0
+		sysctl -qw net.ipv6.conf.all.forwarding=0
+	fi
+	log_test "$name"
+}
+
+ecn_codepoints_ipv4() { ecn_codepoints v4; }
+ecn_codepoints_ipv6() { ecn_codepoints v6; }
