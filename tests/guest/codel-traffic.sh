@@ -71,7 +71,8 @@ ecn_traffic_marked_not_dropped() {
 	require_cmd iperf3 "traffic: ECN-capable TCP is marked, not dropped" || return
 	topo_router_up
 	ip netns exec near sysctl -qw net.ipv4.tcp_ecn=1
-	htb_with_leaf 10mbit codel ecn
+	# TCP only (ECN-capable with tcp_ecn=1); ARP is Not-ECT.
+	htb_proto_leaf 6 10mbit codel ecn
 	iperf_server_up
 	ip netns exec near iperf3 -c "$FAR" -t 8 >/dev/null 2>&1
 	check_err $? "iperf3 client failed"

@@ -106,6 +106,21 @@ htb_with_leaf() {
 		tc qdisc add dev eth0 parent 1:10 handle 10: "$@"
 }
 
+# htb_proto_leaf PROTO RATE LEAF...: like htb_with_leaf, but only IPv4 and
+# IPv6 packets of IP protocol PROTO (6 TCP, 17 UDP) reach the leaf 10:;
+# everything else (ARP, ND, other flows) goes to class 1:20, so a test that
+# counts drops or marks sees only its own traffic.
+htb_proto_leaf() {
+	proto=$1 rate=$2
+	shift 2
+	tc qdisc add dev eth0 root handle 1: htb default 20 &&
+		tc class add dev eth0 parent 1: classid 1:10 htb rate "$rate" quantum 1514 &&
+		tc class add dev eth0 parent 1: classid 1:20 htb rate "$rate" quantum 1514 &&
+		tc qdisc add dev eth0 parent 1:10 handle 10: "$@" &&
+		tc filter add dev eth0 parent 1: protocol ip u32 match ip protocol "$proto" 0xff flowid 1:10 &&
+		tc filter add dev eth0 parent 1: protocol ipv6 u32 match ip6 protocol "$proto" 0xff flowid 1:10
+}
+
 cleanup_all() {
 	iperf_server_down
 	tc qdisc del dev eth0 root >/dev/null 2>&1

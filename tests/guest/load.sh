@@ -18,7 +18,8 @@ load_run() {
 	ip netns exec near iperf3 -c "$FAR" -t "$secs" -P "$flows" -J \
 		>"$out/iperf.json" 2>&1 &
 	ipid=$!
-	ip netns exec near ping -i 0.1 -w "$secs" -W 10 "$FAR" | rtt_ms >"$out/rtt"
+	ip netns exec near ping -i 0.1 -w "$secs" -W 10 "$FAR" >"$out/rtt.raw"
+	rtt_ms <"$out/rtt.raw" >"$out/rtt"
 	wait $ipid
 	tc -s qdisc show dev eth0 >"$out/tc.txt"
 	cleanup_all
