@@ -7,6 +7,7 @@
 #   make check      unit tests, then the in-guest suite under QEMU
 #   make tc         build/tc: Debian's tc with tc-patch/ applied
 #   make demo       pfifo vs codel at 10 Mbit/s, in QEMU
+#   make bench      latency and per-packet cost, ours vs in-tree vs pfifo
 #   make style      checkpatch --strict, sparse (C=2) and W=1 on the module
 #
 # KERNELRELEASE defaults to the release of Debian's installed
@@ -31,7 +32,7 @@ TC := $(BUILD)/tc
 UNIT := $(BUILD)/test-codel
 
 .PHONY: all module sim unit check check-guest demo shell style deps clean \
-	headers distclean guest tc install dkms-add flavours
+	headers distclean guest tc install dkms-add flavours bench
 
 all: headers
 	@$(MAKE) --no-print-directory module sim
@@ -96,6 +97,11 @@ check: deps
 demo: deps
 	@$(MAKE) --no-print-directory all guest
 	qemu/run demo/demo.sh
+
+# Measures, asserts nothing; QUICK=1 for a short run.
+bench: deps
+	@$(MAKE) --no-print-directory all guest
+	QUICK=$(QUICK) bench/run.sh
 
 # Install the built module for KERNELRELEASE (not necessarily the running
 # kernel) under updates/, so it wins over the in-tree sch_codel, and depmod.

@@ -1,0 +1,206 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+"""Aggregate bench/run.sh's raw output into a table (stdout), a Markdown
+report and gnuplot SVGs.  Medians over repeats, spread as min..max, ratios
+of medians.  Usage: report.py RAWDIR REPORT.md PLOTDIR (see bench/run.sh)."""
+
+import os
+import statistics
+import subprocess
+import sys
+
+raw, report, plotdir = sys.argv[1:4]
+QNAMES = {"ours": "codel (ours)", "intree": "codel (in-tree)",
+          "pfifo": "pfifo limit 1000", "fq_codel": "fq_codel"}
+PNAMES = {"noqueue": "noqueue", "pfifo": "pfifo (root, bypass)",
+          "prio-pfifo": "prio + pfifo", "prio-intree": "prio + codel (in-tree)",
+          "prio-ours": "prio + codel (ours)"}
+
+
+def read(name):
+    path = os.path.join(raw, name)
+    return open(path).read().splitlines() if os.path.exists(path) else []
+
+
+def med(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def spread(xs):
+    return "%.1f..%.1f" % (min(xs), max(xs)) if xs else "-"
+
+
+def rate_key(r):
+    return float(r.replace("mbit", ""))
+
+
+# --- latency -----------------------------------------------------------
+runs = {}
+rtt = {}
+errors = []
+for line in read("latency.out"):
+    f = line.split()
+    if not f:
+        continue
+    if f[0] == "RUN" and len(f) == 13:
+        key = (f[1], int(f[2]), f[3])
+        vals = [float(x) for x in f[5:13]]
+        runs.setdefault(key, []).append(vals)
+    elif f[0] == "RTT" and len(f) == 7:
+        rtt.setdefault((f[3], int(f[4])), []).append((int(f[5]), float(f[6])))
+    elif f[0] == "ERROR":
+        errors.append(line)
+
+FIELDS = ["idle", "med", "p90", "p99", "max", "goodput", "drops", "marks"]
+
+
+def agg(key, field):
+    return [r[FIELDS.index(field)] for r in runs.get(key, [])]
+
+
+out = []
+out.append("## Latency under load (ping RTT in ms; goodput Mbit/s; medians over repeats)\n")
+out.append("| rate | flows | qdisc | runs | idle | median | p90 | p99 | max | goodput | drops | marks | median spread |")
+out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+rates = sorted({k[0] for k in runs}, key=rate_key)
+flows = sorted({k[1] for k in runs})
+qorder = [q for q in ["ours", "intree", "fq_codel", "pfifo"] if any(k[2] == q for k in runs)]
+for r in rates:
+    for fl in flows:
+        for q in qorder:
+            k = (r, fl, q)
+            if k not in runs:
+                continue
+            out.append("| %s | %d | %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %d | %d | %s |" % (
+                r, fl, QNAMES[q], len(runs[k]), med(agg(k, "idle")), med(agg(k, "med")),
+                med(agg(k, "p90")), med(agg(k, "p99")), med(agg(k, "max")),
+                med(agg(k, "goodput")), med(agg(k, "drops")), med(agg(k, "marks")),
+                spread(agg(k, "med"))))
+
+out.append("\n### Ratios and goals (medians)\n")
+out.append("| rate | flows | ours/in-tree median RTT | ours/in-tree p99 | pfifo/ours median | ours goodput / pfifo | ours RTT increase over idle: median, p99 (ms) | achieved / configured rate (pfifo) |")
+out.append("|---|---|---|---|---|---|---|---|")
+goals = []
+for r in rates:
+    for fl in flows:
+        o, i, p = (r, fl, "ours"), (r, fl, "intree"), (r, fl, "pfifo")
+        if o not in runs:
+            continue
+        def ratio(a, b):
+            return a / b if b else float("nan")
+        mo, mi, mp = med(agg(o, "med")), med(agg(i, "med")), med(agg(p, "med"))
+        po, pi = med(agg(o, "p99")), med(agg(i, "p99"))
+        go, gp = med(agg(o, "goodput")), med(agg(p, "goodput"))
+        idle = med(agg(o, "idle"))
+        conf = rate_key(r)
+        out.append("| %s | %d | %.2f | %.2f | %.0fx | %.3f | %.1f, %.1f | %.2f |" % (
+            r, fl, ratio(mo, mi), ratio(po, pi), ratio(mp, mo), ratio(go, gp),
+            mo - idle, po - idle, ratio(gp, conf)))
+        if r == "10mbit" and fl == 1:
+            goals = [
+                ("RTT increase over idle, median <= 10 ms", mo - idle, mo - idle <= 10),
+                ("RTT increase over idle, p99 <= 30 ms", po - idle, po - idle <= 30),
+                ("goodput >= 95% of pfifo's", ratio(go, gp), ratio(go, gp) >= 0.95),
+                ("median >= 50x lower than pfifo", ratio(mp, mo), ratio(mp, mo) >= 50),
+                ("ours/in-tree median RTT <= 1.0", ratio(mo, mi), ratio(mo, mi) <= 1.0),
+            ]
+
+# --- per-packet cost ----------------------------------------------------
+pps = {}
+for line in read("pps.out"):
+    f = line.split()
+    if f and f[0] == "PPS" and len(f) == 4:
+        pps.setdefault(f[1], []).append(float(f[3]))
+    elif f and f[0] == "ERROR":
+        errors.append(line)
+if pps:
+    out.append("\n## Per-packet cost: pktgen, 64-byte packets, dummy device, QEMU -icount (virtual ns = guest instructions)\n")
+    out.append("| configuration | runs | ns/packet (median) | spread | over noqueue | packets/s |")
+    out.append("|---|---|---|---|---|---|")
+    base = med(pps.get("noqueue", []))
+    for c in ["noqueue", "pfifo", "prio-pfifo", "prio-intree", "prio-ours"]:
+        if c in pps:
+            m = med(pps[c])
+            out.append("| %s | %d | %.1f | %s | %+.1f | %.0f |" % (
+                PNAMES[c], len(pps[c]), m, spread(pps[c]), m - base, 1e9 / m))
+    if "prio-ours" in pps and "prio-intree" in pps and "prio-pfifo" in pps:
+        o, i, p = med(pps["prio-ours"]), med(pps["prio-intree"]), med(pps["prio-pfifo"])
+        out.append("\npps ratio ours/in-tree: %.3f; ours/pfifo (both under prio): %.3f" % (i / o, p / o))
+        goals += [("pps ours/in-tree >= 1.0", i / o, i / o >= 1.0),
+                  ("pps ours >= 0.95x pfifo", p / o, p / o >= 0.95)]
+
+# --- host instruction counts ---------------------------------------------
+cg = {}
+for line in read("callgrind.out"):
+    f = line.split()
+    if len(f) == 2:
+        cg[f[0]] = float(f[1])
+if cg:
+    out.append("\n## codel.h in userspace: instructions per enqueue+dequeue (callgrind, (I(2N) - I(N)) / N)\n")
+    out.append("| path | instructions | over FIFO |")
+    out.append("|---|---|---|")
+    for m in ["fifo", "nodrop", "dropping"]:
+        if m in cg:
+            out.append("| %s | %.1f | %+.1f |" % (m, cg[m], cg[m] - cg.get("fifo", 0)))
+
+if goals:
+    out.append("\n## Goals (reported, not asserted)\n")
+    out.append("| goal | measured | met |")
+    out.append("|---|---|---|")
+    for g, v, ok in goals:
+        out.append("| %s | %.3f | %s |" % (g, v, "yes" if ok else "**no**"))
+if errors:
+    out.append("\n## Errors during the run\n")
+    out += ["    " + e for e in errors]
+
+text = "\n".join(out) + "\n"
+print(text)
+
+# --- plots ----------------------------------------------------------------
+os.makedirs(plotdir, exist_ok=True)
+plots = []
+if rtt:
+    series = []
+    for q in qorder:
+        first = rtt.get((q, 1))
+        if not first:
+            continue
+        # RTT over time: the first repeat; CDF: every repeat.
+        with open(os.path.join(plotdir, "rtt-time-%s.dat" % q), "w") as fh:
+            for s, v in first:
+                fh.write("%.1f %.3f\n" % (s / 10.0, v))
+        pts = [p for (qq, _), ps in rtt.items() if qq == q for p in ps]
+        vals = sorted(v for _, v in pts)
+        with open(os.path.join(plotdir, "rtt-cdf-%s.dat" % q), "w") as fh:
+            for n, v in enumerate(vals, 1):
+                fh.write("%.3f %.4f\n" % (v, n / len(vals)))
+        series.append(q)
+    for kind, xl, yl, extra in [
+            ("time", "time (s)", "ping RTT (ms)", "set logscale y"),
+            ("cdf", "ping RTT (ms)", "fraction of pings", "set logscale x")]:
+        gp = ["set terminal svg size 800,480 dynamic", "set output '%s/rtt-%s.svg'" % (plotdir, kind),
+              "set title 'Ping RTT under 1 bulk TCP flow, 10 Mbit/s bottleneck (QEMU TCG)'",
+              "set xlabel '%s'" % xl, "set ylabel '%s'" % yl, extra, "set grid", "set key top left"]
+        gp.append("plot " + ", ".join("'%s/rtt-%s-%s.dat' using 1:2 with lines title '%s'" % (
+            plotdir, kind, q, QNAMES[q]) for q in series))
+        subprocess.run(["gnuplot"], input="\n".join(gp), text=True, check=False)
+        plots.append("rtt-%s.svg" % kind)
+if pps:
+    with open(os.path.join(plotdir, "pps.dat"), "w") as fh:
+        for n, c in enumerate([c for c in PNAMES if c in pps]):
+            fh.write("%d \"%s\" %.0f\n" % (n, PNAMES[c], 1e9 / med(pps[c])))
+    gp = ["set terminal svg size 800,480 dynamic", "set output '%s/pps.svg'" % plotdir,
+          "set title 'pktgen packets per virtual second (QEMU -icount), median'",
+          "set style fill solid 0.6", "set boxwidth 0.6", "set yrange [0:*]", "set grid y",
+          "set ylabel 'packets/s'", "set xtics rotate by -20",
+          "plot '%s/pps.dat' using 1:3:xtic(2) with boxes notitle" % plotdir]
+    subprocess.run(["gnuplot"], input="\n".join(gp), text=True, check=False)
+    plots.append("pps.svg")
+
+with open(report, "a") as fh:
+    fh.write(text)
+    if plots:
+        fh.write("\n## Plots\n\n")
+        rel = os.path.relpath(plotdir, os.path.dirname(report))
+        for p in plots:
+            fh.write("![%s](%s/%s)\n\n" % (p, rel, p))

@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+#
+# make bench [QUICK=1]: latency under load (one TCG boot), per-packet cost
+# (one -icount boot) and host instruction counts (callgrind), then a table
+# on stdout and a report with plots in bench/results/.  Benchmarks measure;
+# they assert nothing.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+if [ "${QUICK:-0}" = 1 ]; then
+	SECS=${SECS:-10} REPS=${REPS:-2} RATES=${RATES:-10mbit} FLOWS=${FLOWS:-1}
+	PKTS=${PKTS:-50000} PREPS=${PREPS:-2} CGN=${CGN:-100000}
+else
+	SECS=${SECS:-12} REPS=${REPS:-3} RATES=${RATES:-"1mbit 10mbit 100mbit"} FLOWS=${FLOWS:-"1 4"}
+	PKTS=${PKTS:-200000} PREPS=${PREPS:-3} CGN=${CGN:-200000}
+fi
+QDISCS=${QDISCS:-"ours intree pfifo fq_codel"}
+rel=${KERNELRELEASE:-$(scripts/kernel-release.sh)}
+stamp=$(date -u +%Y%m%d-%H%M)
+raw=build/bench/$stamp
+name=$stamp-$rel
+[ "${QUICK:-0}" != 1 ] || name=$name-quick
+report=bench/results/$name.md
+plots=bench/results/$name
+mkdir -p "$raw" bench/results
+
+lat_cmd=(qemu/run --timeout 3000 --log "$raw/latency" bench/guest/latency.sh "$SECS" "$REPS" "$RATES" "$FLOWS" "$QDISCS")
+pps_cmd=(qemu/run --timeout 1200 --smp 1 --qemu-arg -icount --qemu-arg shift=0,sleep=off --log "$raw/pps" bench/guest/pps.sh "$PKTS" "$PREPS")
+
+start=$(date +%s)
+echo "bench: latency under load: rates '$RATES', flows '$FLOWS', ${SECS}s x $REPS repeats, qdiscs '$QDISCS'" >&2
+"${lat_cmd[@]}" >"$raw/latency.out"
+echo "bench: per-packet cost: $PKTS packets x $PREPS repeats under -icount" >&2
+"${pps_cmd[@]}" >"$raw/pps.out"
+
+echo "bench: host instruction counts (callgrind)" >&2
+cc -O2 -g -std=gnu11 -Wall -Wextra -Werror -Iuser/shim -I. -o build/codel-cost bench/host/codel-cost.c
+: >"$raw/callgrind.out"
+for m in fifo nodrop dropping; do
+	i1=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null build/codel-cost "$m" "$CGN" 2>&1 |
+		sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+	i2=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null build/codel-cost "$m" $((CGN * 2)) 2>&1 |
+		sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+	echo "$m $(( (i2 - i1) / CGN ))" >>"$raw/callgrind.out"
+done
+elapsed=$(( $(date +%s) - start ))
+
+{
+	echo "# sch_codel benchmark, $stamp UTC, kernel $rel"
+	echo
+	echo "Measured by \`make bench$([ "${QUICK:-0}" != 1 ] || echo ' QUICK=1')\` in ${elapsed}s. Benchmarks measure; they assert nothing."
+	echo
+	echo "## Machine and method"
+	echo
+	echo "- host: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1), $(free -g | awk '/Mem:/ { print $2 }') GiB"
+	echo "- $(qemu-system-x86_64 --version | head -n 1), TCG (no KVM), guest kernel $rel"
+	echo "- latency: HTB bottleneck on eth0 at each rate, the qdisc under test as its leaf;"
+	echo "  iperf3 bulk TCP from netns near (routed through the root namespace, TSO/GSO off on"
+	echo "  the sender) to netns far, ping every 100 ms alongside; order rotated each repeat so"
+	echo "  that ours and the in-tree codel alternate (module swapped with rmmod/insmod)"
+	echo "- per-packet cost: pktgen queue_xmit, 60+4-byte packets, dummy device, QEMU"
+	echo "  \`-icount shift=0,sleep=off\` (1 virtual ns = 1 guest instruction), 1 vCPU"
+	echo "- host: callgrind instruction counts of bench/host/codel-cost.c"
+	echo
+	echo "Commands (from the top of the tree):"
+	echo
+	echo "    ${lat_cmd[*]}"
+	echo "    ${pps_cmd[*]}"
+	echo "    valgrind --tool=callgrind build/codel-cost {fifo,nodrop,dropping} {$CGN,$((CGN * 2))}"
+	echo
+} >"$report"
+/usr/bin/python3 bench/report.py "$raw" "$report" "$plots"
+{
+	echo
+	echo "## Raw output"
+	echo
+	echo "Guest lines as printed (RUN rate flows qdisc rep idle median p90 p99 max goodput drops marks;"
+	echo "PPS config rep ns/packet), and host callgrind (mode instructions/pair):"
+	echo
+	echo '```'
+	grep -E '^(RUN|PPS|ERROR)' "$raw/latency.out" "$raw/pps.out" | sed 's/^[^:]*://'
+	cat "$raw/callgrind.out"
+	echo '```'
+} >>"$report"
+echo "bench: report $report, plots in $plots/ (${elapsed}s)" >&2
