@@ -178,7 +178,7 @@ if rtt:
     for kind, xl, yl, extra in [
             ("time", "time (s)", "ping RTT (ms)", "set logscale y"),
             ("cdf", "ping RTT (ms)", "fraction of pings", "set logscale x")]:
-        gp = ["set terminal svg size 800,480 dynamic", "set output '%s/rtt-%s.svg'" % (plotdir, kind),
+        gp = ["set terminal svg size 800,480 dynamic noenhanced", "set output '%s/rtt-%s.svg'" % (plotdir, kind),
               "set title 'Ping RTT under 1 bulk TCP flow, 10 Mbit/s bottleneck (QEMU TCG)'",
               "set xlabel '%s'" % xl, "set ylabel '%s'" % yl, extra, "set grid", "set key top left"]
         gp.append("plot " + ", ".join("'%s/rtt-%s-%s.dat' using 1:2 with lines title '%s'" % (
@@ -189,7 +189,7 @@ if pps:
     with open(os.path.join(plotdir, "pps.dat"), "w") as fh:
         for n, c in enumerate([c for c in PNAMES if c in pps]):
             fh.write("%d \"%s\" %.0f\n" % (n, PNAMES[c], 1e9 / med(pps[c])))
-    gp = ["set terminal svg size 800,480 dynamic", "set output '%s/pps.svg'" % plotdir,
+    gp = ["set terminal svg size 800,480 dynamic noenhanced", "set output '%s/pps.svg'" % plotdir,
           "set title 'pktgen packets per virtual second (QEMU -icount), median'",
           "set style fill solid 0.6", "set boxwidth 0.6", "set yrange [0:*]", "set grid y",
           "set ylabel 'packets/s'", "set xtics rotate by -20",
