@@ -8,6 +8,7 @@
 #   make tc         build/tc: Debian's tc with tc-patch/ applied
 #   make demo       pfifo vs codel at 10 Mbit/s, in QEMU
 #   make bench      latency and per-packet cost, ours vs in-tree vs pfifo
+#   make soak       SOAK_MINUTES (10) of traffic with random live changes
 #   make style      checkpatch --strict, sparse (C=2) and W=1 on the module
 #
 # KERNELRELEASE defaults to the release of Debian's installed
@@ -29,10 +30,13 @@ KERNEL_DIR := $(BUILD)/kernel/$(KERNELRELEASE)
 INITRAMFS := $(BUILD)/initramfs-$(KERNELRELEASE).cpio
 SIM := $(BUILD)/codel-sim
 TC := $(BUILD)/tc
+FUZZ := $(BUILD)/codel-fuzz
+SOAK_MINUTES ?= 10
 UNIT := $(BUILD)/test-codel
 
 .PHONY: all module sim unit check check-guest demo shell style deps clean \
-	headers distclean guest tc install dkms-add flavours bench
+	headers distclean guest tc install dkms-add flavours bench soak fuzz \
+	check-debug
 
 all: headers
 	@$(MAKE) --no-print-directory module sim
@@ -89,14 +93,35 @@ tc: $(TC)
 $(TC): $(wildcard tc-patch/*.patch) scripts/build-tc.sh scripts/iproute2-source.sh
 	scripts/build-tc.sh
 
+# The netlink fuzzer runs in the guest, which carries the host's glibc.
+fuzz: $(FUZZ)
+
+$(FUZZ): tests/fuzz/codel-fuzz.c
+	@mkdir -p $(BUILD)
+	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Werror -o $@ $<
+
 # Both install what they need first (Debian packages only), then build.
 check: deps
-	@$(MAKE) --no-print-directory all guest tc
+	@$(MAKE) --no-print-directory all guest tc fuzz
 	scripts/check.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all guest
 	qemu/run demo/demo.sh
+
+# The guest suite on a KASAN/KMEMLEAK/LOCKDEP/UBSAN kernel built from
+# Debian's linux-source-6.1 (cached in build/linux-debug).
+check-debug: deps
+	@rel=$$(scripts/debug-kernel.sh) && \
+	$(MAKE) --no-print-directory all guest tc fuzz KERNELRELEASE=$$rel \
+		KDIR=$(CURDIR)/build/linux-debug/src && \
+	KERNELRELEASE=$$rel CHECK_ONLY=guest CHECK_LOG=build/check-debug \
+		GUEST_TIMEOUT=5400 scripts/check.sh
+
+# Not part of check: SOAK_MINUTES of traffic with random live changes.
+soak: deps
+	@$(MAKE) --no-print-directory all guest
+	qemu/run --timeout $$(( $(SOAK_MINUTES) * 60 + 600 )) tests/guest/soak.sh $(SOAK_MINUTES)
 
 # Measures, asserts nothing; QUICK=1 for a short run.
 bench: deps

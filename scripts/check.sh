@@ -3,12 +3,15 @@
 #
 # make check: host unit tests, the simulator cross-check, host packaging
 # tests, then the in-guest suite (one boot, tdc included), then one summary
-# line over all of them.  Exit status non-zero on any failure, including
+# line over all of them.  CHECK_ONLY=guest runs the guest suite alone
+# (make check-debug), CHECK_LOG and GUEST_TIMEOUT adjust where logs go and
+# how long the guest may take.  Exit status non-zero on any failure, including
 # a guest that panicked, hung or logged a kernel warning.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-log=$top/build/check
+log=$top/${CHECK_LOG:-build/check}
+only=${CHECK_ONLY:-}
 mkdir -p "$log"
 
 # summary FILE: "P F S" from the last "N passed, N failed[, N skipped]" line.
@@ -38,11 +41,14 @@ suite() {
 }
 
 start=$(date +%s)
-suite unit make -s unit
-suite sim tests/host/sim.sh
-suite host tests/host/packaging.sh
+if [ -z "$only" ]; then
+	suite unit make -s unit
+	suite sim tests/host/sim.sh
+	suite host tests/host/packaging.sh
+fi
 scripts/tdc-prepare.sh
-suite guest qemu/run --log "$log/guest" --add build/tdc=/payload/tdc tests/guest/all.sh
+suite guest qemu/run --timeout "${GUEST_TIMEOUT:-1800}" --log "$log/guest" --add build/tdc=/payload/tdc \
+	--add build/codel-fuzz=/usr/local/bin/codel-fuzz tests/guest/all.sh
 echo "=== check finished in $(( $(date +%s) - start ))s; logs in $log"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$bad" = 0 ] && [ "$failed" = 0 ]

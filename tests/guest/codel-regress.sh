@@ -130,27 +130,6 @@ limit_trim_with_peeked_packet_under_tbf() {
 	log_test "$name"
 }
 
-# Static neighbours and no IPv6 on the path, so that the only packets
-# entering eth0's qdisc are those forwarded from near.
-quiet_path() {
-	sysctl -qw net.ipv6.conf.eth0.disable_ipv6=1
-	ip netns exec far sysctl -qw net.ipv6.conf.eth1.disable_ipv6=1
-	ip netns exec near sysctl -qw net.ipv6.conf.veth1.disable_ipv6=1
-	sysctl -qw net.ipv6.conf.veth0.disable_ipv6=1
-	far_mac=$(ip netns exec far cat /sys/class/net/eth1/address)
-	ip neigh replace "$FAR" lladdr "$far_mac" dev eth0 nud permanent
-	ip -n far neigh replace 198.18.0.1 lladdr "$(cat /sys/class/net/eth0/address)" dev eth1 nud permanent
-	ip -n near neigh replace 198.18.1.1 lladdr "$(cat /sys/class/net/veth0/address)" dev veth1 nud permanent
-	ip neigh replace "$NEAR" lladdr "$(ip netns exec near cat /sys/class/net/veth1/address)" dev veth0 nud permanent
-}
-
-unquiet_path() {
-	sysctl -qw net.ipv6.conf.eth0.disable_ipv6=0
-	ip netns exec far sysctl -qw net.ipv6.conf.eth1.disable_ipv6=0
-	ip neigh del "$FAR" dev eth0 2>/dev/null
-	ip -n far neigh del 198.18.0.1 dev eth1 2>/dev/null
-}
-
 # accounting KIND: bulk TCP through codel under KIND; packets offered to
 # eth0's qdisc (forwarded from near, counted on veth0) = delivered (far's
 # eth1) + dropped (root qdisc, which sums its children's), backlog 0.

@@ -106,6 +106,27 @@ htb_with_leaf() {
 		tc qdisc add dev eth0 parent 1:10 handle 10: "$@"
 }
 
+# Static neighbours and no IPv6 on the path, so that the only packets
+# entering eth0's qdisc are those forwarded from near.
+quiet_path() {
+	sysctl -qw net.ipv6.conf.eth0.disable_ipv6=1
+	ip netns exec far sysctl -qw net.ipv6.conf.eth1.disable_ipv6=1
+	ip netns exec near sysctl -qw net.ipv6.conf.veth1.disable_ipv6=1
+	sysctl -qw net.ipv6.conf.veth0.disable_ipv6=1
+	far_mac=$(ip netns exec far cat /sys/class/net/eth1/address)
+	ip neigh replace "$FAR" lladdr "$far_mac" dev eth0 nud permanent
+	ip -n far neigh replace 198.18.0.1 lladdr "$(cat /sys/class/net/eth0/address)" dev eth1 nud permanent
+	ip -n near neigh replace 198.18.1.1 lladdr "$(cat /sys/class/net/veth0/address)" dev veth1 nud permanent
+	ip neigh replace "$NEAR" lladdr "$(ip netns exec near cat /sys/class/net/veth1/address)" dev veth0 nud permanent
+}
+
+unquiet_path() {
+	sysctl -qw net.ipv6.conf.eth0.disable_ipv6=0
+	ip netns exec far sysctl -qw net.ipv6.conf.eth1.disable_ipv6=0
+	ip neigh del "$FAR" dev eth0 2>/dev/null
+	ip -n far neigh del 198.18.0.1 dev eth1 2>/dev/null
+}
+
 # htb_proto_leaf PROTO RATE LEAF...: like htb_with_leaf, but only IPv4 and
 # IPv6 packets of IP protocol PROTO (6 TCP, 17 UDP) reach the leaf 10:;
 # everything else (ARP, ND, other flows) goes to class 1:20, so a test that

@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+#
+# Build a small debug kernel from Debian's linux-source-6.1 (KASAN,
+# KMEMLEAK, PROVE_LOCKING, DEBUG_ATOMIC_SLEEP, UBSAN, plus just what the
+# guest suite needs) and lay it out like qemu/kernel.sh does for Debian's
+# image: build/kernel/REL/{vmlinuz,root/lib/modules/REL}.  The source tree
+# stays in build/linux-debug/src, where the module is built against it.
+# Prints the release.  Idempotent: an unchanged config is not rebuilt.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+work=$top/build/linux-debug
+src=$work/src
+"$top/scripts/linux-source.sh"
+deb=$(ls "$top"/build/cache/linux-source-6.1_*.deb | tail -n 1)
+
+if [ ! -e "$src/Makefile" ]; then
+	mkdir -p "$src"
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/src/linux-source-6.1.tar.xz |
+		tar -xJ -C "$src" --strip-components=1
+fi
+cd "$src"
+
+ENABLE="64BIT SMP MODULES MODULE_UNLOAD PCI VIRTIO_MENU VIRTIO_PCI VIRTIO_NET
+	NET INET IPV6 PACKET UNIX NETDEVICES NET_CORE NET_NS NAMESPACES VETH DUMMY
+	NET_SCHED NET_CLS NET_CLS_ACT NET_CLS_U32 NET_CLS_MATCHALL NET_CLS_BASIC
+	NET_SCH_FQ_CODEL NET_EMATCH
+	TTY SERIAL_8250 SERIAL_8250_CONSOLE PRINTK PRINTK_TIME BUG BINFMT_ELF
+	BINFMT_SCRIPT PROC_FS SYSFS TMPFS DEVTMPFS DEVTMPFS_MOUNT BLK_DEV_INITRD
+	RD_GZIP FUTEX EPOLL SIGNALFD TIMERFD EVENTFD SHMEM POSIX_TIMERS MULTIUSER
+	FILE_LOCKING UNIX98_PTYS DEVPORT HYPERVISOR_GUEST PARAVIRT PVH ACPI
+	NET_9P NET_9P_VIRTIO 9P_FS INET_DIAG TRACING FTRACE FUNCTION_TRACER
+	KALLSYMS KALLSYMS_ALL STACKTRACE DEBUG_KERNEL DEBUG_FS DEBUG_FS_ALLOW_ALL
+	SLUB KASAN KASAN_GENERIC KASAN_INLINE DEBUG_KMEMLEAK PROVE_LOCKING
+	DEBUG_ATOMIC_SLEEP UBSAN UBSAN_BOUNDS DEBUG_INFO_NONE CRC32 NET_SCH_DEFAULT
+	PVPANIC PVPANIC_PCI"
+MODULAR="NET_SCH_CODEL NET_SCH_HTB NET_SCH_TBF NET_SCH_PRIO NET_SCH_NETEM
+	NET_SCH_DRR NET_SCH_HFSC NET_SCH_INGRESS NET_PKTGEN NET_ACT_GACT
+	NET_ACT_MIRRED IFB"
+DISABLE="SLOB DEBUG_KMEMLEAK_DEFAULT_OFF MODULE_SIG WERROR"
+
+want=$work/config.want
+{
+	echo "$ENABLE"
+	echo "$MODULAR"
+	echo "$DISABLE"
+} >"$want.new"
+if [ ! -e .config ] || ! cmp -s "$want.new" "$want"; then
+	make -s tinyconfig
+	for o in $ENABLE; do scripts/config --enable "$o"; done
+	for o in $MODULAR; do scripts/config --module "$o"; done
+	for o in $DISABLE; do scripts/config --disable "$o"; done
+	scripts/config --set-str LOCALVERSION "-codel-debug"
+	scripts/config --disable LOCALVERSION_AUTO
+	make -s olddefconfig
+	# tinyconfig's SLOB silently keeps KASAN off: check what we got.
+	for o in KASAN DEBUG_KMEMLEAK PROVE_LOCKING DEBUG_ATOMIC_SLEEP UBSAN \
+		VIRTIO_NET NET_SCHED MODULE_UNLOAD; do
+		grep -q "^CONFIG_$o=y" .config ||
+			{ echo "debug-kernel: CONFIG_$o did not stick" >&2; exit 1; }
+	done
+	mv "$want.new" "$want"
+fi
+rm -f "$want.new"
+
+make -s -j"$(nproc)" bzImage modules >&2
+rel=$(make -s kernelrelease)
+dest=$top/build/kernel/$rel
+if [ ! -e "$dest/.done" ] || [ arch/x86/boot/bzImage -nt "$dest/.done" ]; then
+	rm -rf "$dest"
+	mkdir -p "$dest/root"
+	make -s modules_install INSTALL_MOD_PATH="$dest/root" INSTALL_MOD_STRIP=1 >&2
+	cp arch/x86/boot/bzImage "$dest/vmlinuz"
+	depmod -b "$dest/root" "$rel"
+	echo "debug kernel built from $(basename "$deb")" >"$dest/.done"
+fi
+echo "$rel" >"$work/release"
+echo "$rel"
