@@ -19,7 +19,7 @@ KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 BUILD := build
 MODDIR := $(BUILD)/module/$(KERNELRELEASE)
 MODULE := $(MODDIR)/sch_codel.ko
-MOD_SRCS := Kbuild dkms.conf sch_codel.c codel.h pkt_sched_codel.h
+MOD_SRCS := Kbuild dkms.conf sch_codel.c codel.h codel_trace.h pkt_sched_codel.h
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 FLAVOURS := amd64 cloud-amd64 rt-amd64
 DESTDIR ?=
@@ -96,9 +96,9 @@ $(TC): $(wildcard tc-patch/*.patch) scripts/build-tc.sh scripts/iproute2-source.
 # The netlink fuzzer runs in the guest, which carries the host's glibc.
 fuzz: $(FUZZ)
 
-$(FUZZ): tests/fuzz/codel-fuzz.c
+$(FUZZ): tests/fuzz/codel-fuzz.c pkt_sched_codel.h
 	@mkdir -p $(BUILD)
-	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Werror -o $@ $<
+	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Werror -I. -o $@ $<
 
 # Both install what they need first (Debian packages only), then build.
 check: deps

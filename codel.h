@@ -95,6 +95,15 @@ static inline u32 codel_time_to_us(codel_time_t t)
 
 struct sk_buff;
 
+/* What codel_pkt_ops.event reports (tracepoints in the module). */
+enum codel_event {
+	CODEL_EV_DROP,		/* a packet is about to be dropped */
+	CODEL_EV_ECN_MARK,	/* marked CE instead of dropped */
+	CODEL_EV_CE_MARK,	/* marked CE over ce_threshold */
+	CODEL_EV_DROPPING_ENTER,
+	CODEL_EV_DROPPING_EXIT,
+};
+
 /**
  * struct codel_params - configuration, written by change(), read by dequeue
  * @target:	acceptable standing queue delay (RFC 8289 TARGET, 5 ms)
@@ -105,6 +114,10 @@ struct sk_buff;
  * @mtu:	backlog at or below which CoDel never drops: with at most one
  *		packet queued there is no standing queue to remove
  * @ecn:	mark ECN-capable packets instead of dropping them
+ * @ce_threshold_selector: with a nonzero @ce_threshold_mask, ce_threshold
+ *		marks only packets whose (dsfield & mask) == selector, e.g.
+ *		ECT(1) alone for L4S (selector 0x01, mask 0x03), as fq_codel does
+ * @ce_threshold_mask: 0 marks every ECN-capable packet over ce_threshold
  */
 struct codel_params {
 	codel_time_t	target;
@@ -112,6 +125,8 @@ struct codel_params {
 	codel_time_t	ce_threshold;
 	u32		mtu;
 	bool		ecn;
+	u8		ce_threshold_selector;
+	u8		ce_threshold_mask;
 };
 
 /**
@@ -136,6 +151,25 @@ struct codel_vars {
 	codel_time_t	ldelay;
 };
 
+/*
+ * Sojourn-time histogram of delivered packets, in power-of-two buckets of
+ * codel time: bucket 0 holds sojourns below 2^8 units (262 us), bucket b
+ * (1..12) [2^(b+7), 2^(b+8)) units, and the last one everything from 2^20
+ * units (1.07 s) up.  One shift and one count-leading-zeros per packet.
+ */
+#define CODEL_HIST_SHIFT	8
+#define CODEL_HIST_BUCKETS	14
+
+static inline u32 codel_hist_bucket(codel_time_t sojourn)
+{
+	u32 b = sojourn >> CODEL_HIST_SHIFT;
+
+	if (!b)
+		return 0;
+	b = 32 - __builtin_clz(b);	/* fls(), without a kernel call */
+	return b < CODEL_HIST_BUCKETS ? b : CODEL_HIST_BUCKETS - 1;
+}
+
 /**
  * struct codel_stats - counters, exported through xstats
  * @maxpacket:	largest packet length seen at dequeue
@@ -150,6 +184,7 @@ struct codel_vars {
  * @loop_drops:	packets dropped by the dropping-state loop (v12's "state2"
  *		counted entries into that loop instead)
  * @dropping_entries: entries into the dropping state (v12's "state3")
+ * @sojourn_hist: delivered packets by sojourn time (codel_hist_bucket())
  */
 struct codel_stats {
 	u32		maxpacket;
@@ -161,6 +196,7 @@ struct codel_stats {
 	u32		ok_to_drop;
 	u32		loop_drops;
 	u32		dropping_entries;
+	u32		sojourn_hist[CODEL_HIST_BUCKETS];
 };
 
 /**
@@ -172,6 +208,9 @@ struct codel_stats {
  * @drop:	free a packet CoDel has decided to drop
  * @set_ce:	set CE on an ECN-capable (ECT or CE) packet and return true;
  *		return false for a Not-ECT packet
+ * @dsfield:	the packet's DS field (DSCP and ECN bits), or -1 if not IP
+ * @event:	report a decision (@vars as it stands, the current time);
+ *		must be cheap when nobody listens
  *
  * codel_dequeue() is always inlined with a constant ops table, so the
  * compiler turns every call below into a direct (usually inlined) call.
@@ -182,6 +221,9 @@ struct codel_pkt_ops {
 	codel_time_t (*enqueue_time)(const struct sk_buff *skb);
 	void (*drop)(struct sk_buff *skb, void *ctx);
 	bool (*set_ce)(struct sk_buff *skb);
+	int (*dsfield)(struct sk_buff *skb);
+	void (*event)(void *ctx, enum codel_event ev,
+		      const struct codel_vars *vars, codel_time_t now);
 };
 
 static inline void codel_params_init(struct codel_params *params, u32 mtu)
@@ -191,6 +233,8 @@ static inline void codel_params_init(struct codel_params *params, u32 mtu)
 	params->ce_threshold = CODEL_DISABLED_THRESHOLD;
 	params->mtu = mtu;
 	params->ecn = false;
+	params->ce_threshold_selector = 0;
+	params->ce_threshold_mask = 0;
 }
 
 static inline void codel_vars_init(struct codel_vars *vars)
@@ -279,12 +323,29 @@ static __always_inline bool codel_should_drop(const struct sk_buff *skb,
 /* Drop @skb, account it, and return the next head packet (or NULL). */
 static __always_inline struct sk_buff *
 codel_drop_and_next(struct sk_buff *skb, void *ctx, struct codel_stats *stats,
+		    const struct codel_vars *vars, codel_time_t now,
 		    const struct codel_pkt_ops *ops)
 {
+	ops->event(ctx, CODEL_EV_DROP, vars, now);
 	stats->drop_len += ops->len(skb);
 	stats->drop_count++;
 	ops->drop(skb, ctx);
 	return ops->dequeue(ctx);
+}
+
+/* ce_threshold applies to this packet (the L4S selector, if one is set). */
+static __always_inline bool codel_ce_selected(struct sk_buff *skb,
+					      const struct codel_params *params,
+					      const struct codel_pkt_ops *ops)
+{
+	int dsfield;
+
+	if (!params->ce_threshold_mask)
+		return true;
+	dsfield = ops->dsfield(skb);
+	return dsfield >= 0 &&
+	       ((u8)dsfield & params->ce_threshold_mask) ==
+	       params->ce_threshold_selector;
 }
 
 /**
@@ -292,8 +353,9 @@ codel_drop_and_next(struct sk_buff *skb, void *ctx, struct codel_stats *stats,
  * @ctx:	opaque queue handle passed back to @ops
  * @skb:	the head packet, already taken off by ops->dequeue(), or NULL
  *		if the queue was empty
- * @now:	the current time; ignored when @skb is NULL, so the caller
- *		need not read the clock for an empty queue
+ * @now:	the current time; when @skb is NULL it is only passed to
+ *		ops->event, so the caller need not read the clock for an
+ *		empty queue
  * @backlog:	bytes still queued; ops->dequeue() keeps it current
  * @params:	configuration
  * @vars:	state machine
@@ -313,7 +375,10 @@ codel_dequeue(void *ctx, struct sk_buff *skb, codel_time_t now,
 
 	stats->dequeue_calls++;
 	if (!skb) {
-		vars->dropping = false;
+		if (vars->dropping) {
+			vars->dropping = false;
+			ops->event(ctx, CODEL_EV_DROPPING_EXIT, vars, now);
+		}
 		return NULL;
 	}
 
@@ -322,6 +387,7 @@ codel_dequeue(void *ctx, struct sk_buff *skb, codel_time_t now,
 		if (!drop) {
 			/* Sojourn fell below target: leave the dropping state. */
 			vars->dropping = false;
+			ops->event(ctx, CODEL_EV_DROPPING_EXIT, vars, now);
 		} else {
 			/*
 			 * Drop every packet whose scheduled drop time has
@@ -336,6 +402,7 @@ codel_dequeue(void *ctx, struct sk_buff *skb, codel_time_t now,
 				codel_newton_step(vars);
 				if (params->ecn && ops->set_ce(skb)) {
 					stats->ecn_mark++;
+					ops->event(ctx, CODEL_EV_ECN_MARK, vars, now);
 					vars->drop_next =
 						codel_control_law(vars->drop_next,
 								  params->interval,
@@ -343,15 +410,19 @@ codel_dequeue(void *ctx, struct sk_buff *skb, codel_time_t now,
 					goto end;
 				}
 				stats->loop_drops++;
-				skb = codel_drop_and_next(skb, ctx, stats, ops);
+				skb = codel_drop_and_next(skb, ctx, stats, vars,
+							  now, ops);
 				if (!codel_should_drop(skb, *backlog, vars,
-						       params, stats, ops, now))
+						       params, stats, ops, now)) {
 					vars->dropping = false;
-				else
+					ops->event(ctx, CODEL_EV_DROPPING_EXIT,
+						   vars, now);
+				} else {
 					vars->drop_next =
 						codel_control_law(vars->drop_next,
 								  params->interval,
 								  vars->rec_inv_sqrt);
+				}
 			}
 		}
 	} else if (drop) {
@@ -359,8 +430,10 @@ codel_dequeue(void *ctx, struct sk_buff *skb, codel_time_t now,
 
 		if (params->ecn && ops->set_ce(skb)) {
 			stats->ecn_mark++;
+			ops->event(ctx, CODEL_EV_ECN_MARK, vars, now);
 		} else {
-			skb = codel_drop_and_next(skb, ctx, stats, ops);
+			skb = codel_drop_and_next(skb, ctx, stats, vars, now,
+						  ops);
 			/*
 			 * Called for its side effects (ldelay, maxpacket,
 			 * first_above_time) on the new head, as mainline does.
@@ -391,11 +464,17 @@ codel_dequeue(void *ctx, struct sk_buff *skb, codel_time_t now,
 		vars->lastcount = vars->count;
 		vars->drop_next = codel_control_law(now, params->interval,
 						    vars->rec_inv_sqrt);
+		ops->event(ctx, CODEL_EV_DROPPING_ENTER, vars, now);
 	}
 end:
-	if (skb && codel_time_after(vars->ldelay, params->ce_threshold) &&
-	    ops->set_ce(skb))
+	if (!skb)
+		return NULL;
+	stats->sojourn_hist[codel_hist_bucket(vars->ldelay)]++;
+	if (codel_time_after(vars->ldelay, params->ce_threshold) &&
+	    codel_ce_selected(skb, params, ops) && ops->set_ce(skb)) {
 		stats->ce_mark++;
+		ops->event(ctx, CODEL_EV_CE_MARK, vars, now);
+	}
 	return skb;
 }
 

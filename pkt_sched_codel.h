@@ -41,11 +41,28 @@ struct tc_codel_xstats {
 #endif /* TCA_CODEL_MAX */
 
 /*
- * Appended by this module.  The xstats payload is struct
- * tc_codel_xstats_ext; a reader built for mainline reads its first
- * sizeof(struct tc_codel_xstats) bytes, which are mainline's fields.
+ * Appended by this module: attributes after mainline's last one, and an
+ * xstats payload (struct tc_codel_xstats_ext) whose first
+ * sizeof(struct tc_codel_xstats) bytes are mainline's fields, so a reader
+ * built for mainline reads it unchanged.
  */
-#define TCA_CODEL_EXT_MAX	TCA_CODEL_CE_THRESHOLD
+enum {
+	/* u32 0/1: segment GSO packets at enqueue */
+	TCA_CODEL_SPLIT_GSO = TCA_CODEL_CE_THRESHOLD + 1,
+	/* u8: ce_threshold marks only if (dsfield & MASK) == SELECTOR */
+	TCA_CODEL_CE_THRESHOLD_SELECTOR,
+	TCA_CODEL_CE_THRESHOLD_MASK,		/* u8, 0: every ECT packet */
+	__TCA_CODEL_EXT_MAX
+};
+
+#define TCA_CODEL_EXT_MAX	(__TCA_CODEL_EXT_MAX - 1)
+
+/*
+ * Delivered packets by sojourn time: bucket 0 < 2^8 codel units (262 us),
+ * bucket b in [2^(b+7), 2^(b+8)) units (1 unit = 1024 ns), the last
+ * >= 2^20 units (1.07 s).
+ */
+#define TC_CODEL_HIST_BUCKETS	14
 
 struct tc_codel_xstats_ext {
 	struct tc_codel_xstats	base;
@@ -55,6 +72,7 @@ struct tc_codel_xstats_ext {
 				   */
 	__u32	loop_drops;	  /* drops made inside the dropping state */
 	__u32	dropping_entries; /* entries into the dropping state */
+	__u32	sojourn_hist[TC_CODEL_HIST_BUCKETS];
 };
 
 #endif /* _UAPI_PKT_SCHED_CODEL_H */

@@ -45,6 +45,9 @@
 #include "codel.h"
 #include "pkt_sched_codel.h"
 
+#define CREATE_TRACE_POINTS
+#include "codel_trace.h"
+
 #define CODEL_DEFAULT_LIMIT	1000
 
 /* Smallest interval that is at least one 1024 ns codel time unit. */
@@ -56,12 +59,15 @@
  * @vars:	algorithm state
  * @stats:	algorithm counters
  * @drop_overlimit: packets tail-dropped at enqueue over sch->limit
+ * @split_gso:	segment GSO packets at enqueue, so that CoDel measures and
+ *		drops MTU-sized packets (README.md, "split_gso")
  */
 struct codel_sched_data {
 	struct codel_params	params;
 	struct codel_vars	vars;
 	struct codel_stats	stats;
 	u32			drop_overlimit;
+	bool			split_gso;
 };
 
 struct codel_skb_cb {
@@ -113,12 +119,44 @@ static bool codel_pkt_set_ce(struct sk_buff *skb)
 	return INET_ECN_set_ce(skb);
 }
 
+static int codel_pkt_dsfield(struct sk_buff *skb)
+{
+	return skb_get_dsfield(skb);
+}
+
+/* Each trace_*() is a static branch while its event is disabled. */
+static void codel_pkt_event(void *ctx, enum codel_event ev,
+			    const struct codel_vars *vars, codel_time_t now)
+{
+	const struct Qdisc *sch = ctx;
+
+	switch (ev) {
+	case CODEL_EV_DROP:
+		trace_codel_drop(sch, vars, now);
+		break;
+	case CODEL_EV_ECN_MARK:
+		trace_codel_ecn_mark(sch, vars, now);
+		break;
+	case CODEL_EV_CE_MARK:
+		trace_codel_ce_mark(sch, vars, now);
+		break;
+	case CODEL_EV_DROPPING_ENTER:
+		trace_codel_dropping_enter(sch, vars, now);
+		break;
+	case CODEL_EV_DROPPING_EXIT:
+		trace_codel_dropping_exit(sch, vars, now);
+		break;
+	}
+}
+
 static const struct codel_pkt_ops codel_qdisc_pkt_ops = {
 	.dequeue	= codel_pkt_dequeue,
 	.len		= codel_pkt_len,
 	.enqueue_time	= codel_pkt_time,
 	.drop		= codel_pkt_drop,
 	.set_ce		= codel_pkt_set_ce,
+	.dsfield	= codel_pkt_dsfield,
+	.event		= codel_pkt_event,
 };
 
 /* Run CoDel on the head; the caller reports this call's drops. */
@@ -181,8 +219,8 @@ static struct sk_buff *codel_qdisc_peek(struct Qdisc *sch)
 	return skb;
 }
 
-static int codel_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
-			       struct sk_buff **to_free)
+static int codel_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
+			     struct sk_buff **to_free)
 {
 	struct codel_sched_data *q;
 
@@ -195,17 +233,72 @@ static int codel_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	return qdisc_drop(skb, sch, to_free);
 }
 
-static const struct nla_policy codel_policy[TCA_CODEL_MAX + 1] = {
+/*
+ * split_gso: one 64 KB GSO packet takes 52 ms to send at 10 Mbit/s, ten
+ * times the target, and CoDel can only drop it whole.  Segment it here so
+ * that every segment is timestamped, limited, measured and dropped on its
+ * own.  The parents counted one packet of the GSO length at enqueue; tell
+ * them about the other segments (or the segments we could not queue), as
+ * sch_tbf and sch_cake do.
+ */
+static int codel_enqueue_segs(struct sk_buff *skb, struct Qdisc *sch,
+			      struct sk_buff **to_free)
+{
+	netdev_features_t features = netif_skb_features(skb);
+	unsigned int prev_len = qdisc_pkt_len(skb), len = 0;
+	struct sk_buff *segs, *nskb;
+	int nb = 0;
+
+	segs = skb_gso_segment(skb, features & ~NETIF_F_GSO_MASK);
+	if (IS_ERR_OR_NULL(segs))
+		return qdisc_drop(skb, sch, to_free);
+
+	skb_list_walk_safe(segs, segs, nskb) {
+		unsigned int seg_len = segs->len;
+
+		skb_mark_not_on_list(segs);
+		qdisc_skb_cb(segs)->pkt_len = seg_len;
+		if (codel_enqueue_one(segs, sch, to_free) == NET_XMIT_SUCCESS) {
+			nb++;
+			len += seg_len;
+		}
+	}
+	if (nb > 0) {
+		qdisc_tree_reduce_backlog(sch, 1 - nb, prev_len - len);
+		consume_skb(skb);
+		return NET_XMIT_SUCCESS;
+	}
+	kfree_skb_reason(skb, SKB_DROP_REASON_QDISC_DROP);
+	return NET_XMIT_DROP;
+}
+
+static int codel_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			       struct sk_buff **to_free)
+{
+	struct codel_sched_data *q = qdisc_priv(sch);
+
+	if (skb_is_gso(skb) && READ_ONCE(q->split_gso))
+		return codel_enqueue_segs(skb, sch, to_free);
+	return codel_enqueue_one(skb, sch, to_free);
+}
+
+static const struct nla_policy codel_policy[TCA_CODEL_EXT_MAX + 1] = {
 	[TCA_CODEL_TARGET]		= { .type = NLA_U32 },
 	[TCA_CODEL_LIMIT]		= { .type = NLA_U32 },
 	[TCA_CODEL_INTERVAL]		= { .type = NLA_U32 },
 	[TCA_CODEL_ECN]			= { .type = NLA_U32 },
 	[TCA_CODEL_CE_THRESHOLD]	= { .type = NLA_U32 },
+	[TCA_CODEL_SPLIT_GSO]		= { .type = NLA_U32 },
+	[TCA_CODEL_CE_THRESHOLD_SELECTOR] = { .type = NLA_U8 },
+	[TCA_CODEL_CE_THRESHOLD_MASK]	= { .type = NLA_U8 },
 };
 
 /* Ranges are in README.md, "Parameters"; each message names its attribute. */
-static int codel_validate(struct nlattr **tb, struct netlink_ext_ack *extack)
+static int codel_validate(const struct codel_sched_data *q, struct nlattr **tb,
+			  struct netlink_ext_ack *extack)
 {
+	u8 selector = q->params.ce_threshold_selector;
+	u8 mask = q->params.ce_threshold_mask;
 	struct nlattr *a;
 
 	a = tb[TCA_CODEL_TARGET];
@@ -234,6 +327,21 @@ static int codel_validate(struct nlattr **tb, struct netlink_ext_ack *extack)
 		NL_SET_ERR_MSG_ATTR(extack, a, "codel: ecn must be 0 or 1");
 		return -EINVAL;
 	}
+	a = tb[TCA_CODEL_SPLIT_GSO];
+	if (a && nla_get_u32(a) > 1) {
+		NL_SET_ERR_MSG_ATTR(extack, a, "codel: split_gso must be 0 or 1");
+		return -EINVAL;
+	}
+	if (tb[TCA_CODEL_CE_THRESHOLD_SELECTOR])
+		selector = nla_get_u8(tb[TCA_CODEL_CE_THRESHOLD_SELECTOR]);
+	if (tb[TCA_CODEL_CE_THRESHOLD_MASK])
+		mask = nla_get_u8(tb[TCA_CODEL_CE_THRESHOLD_MASK]);
+	if (selector & ~mask) {
+		a = tb[TCA_CODEL_CE_THRESHOLD_SELECTOR] ?: tb[TCA_CODEL_CE_THRESHOLD_MASK];
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "codel: ce_threshold_selector has bits outside its mask");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -242,7 +350,7 @@ static int codel_change(struct Qdisc *sch, struct nlattr *opt,
 {
 	struct codel_sched_data *q = qdisc_priv(sch);
 	unsigned int dropped_pkts = 0, dropped_bytes = 0;
-	struct nlattr *tb[TCA_CODEL_MAX + 1];
+	struct nlattr *tb[TCA_CODEL_EXT_MAX + 1];
 	int err;
 
 	if (!opt) {
@@ -254,11 +362,11 @@ static int codel_change(struct Qdisc *sch, struct nlattr *opt,
 	 * trailing bytes) but not about NLA_F_NESTED on TCA_OPTIONS itself,
 	 * which tc has never set for codel.
 	 */
-	err = __nla_parse(tb, TCA_CODEL_MAX, nla_data(opt), nla_len(opt),
+	err = __nla_parse(tb, TCA_CODEL_EXT_MAX, nla_data(opt), nla_len(opt),
 			  codel_policy, NL_VALIDATE_STRICT, extack);
 	if (err < 0)
 		return err;
-	err = codel_validate(tb, extack);
+	err = codel_validate(q, tb, extack);
 	if (err)
 		return err;
 
@@ -278,6 +386,14 @@ static int codel_change(struct Qdisc *sch, struct nlattr *opt,
 		WRITE_ONCE(sch->limit, nla_get_u32(tb[TCA_CODEL_LIMIT]));
 	if (tb[TCA_CODEL_ECN])
 		WRITE_ONCE(q->params.ecn, !!nla_get_u32(tb[TCA_CODEL_ECN]));
+	if (tb[TCA_CODEL_SPLIT_GSO])
+		WRITE_ONCE(q->split_gso, !!nla_get_u32(tb[TCA_CODEL_SPLIT_GSO]));
+	if (tb[TCA_CODEL_CE_THRESHOLD_SELECTOR])
+		WRITE_ONCE(q->params.ce_threshold_selector,
+			   nla_get_u8(tb[TCA_CODEL_CE_THRESHOLD_SELECTOR]));
+	if (tb[TCA_CODEL_CE_THRESHOLD_MASK])
+		WRITE_ONCE(q->params.ce_threshold_mask,
+			   nla_get_u8(tb[TCA_CODEL_CE_THRESHOLD_MASK]));
 
 	while (sch->q.qlen > sch->limit) {
 		/* Takes a packet a parent has peeked (gso_skb) first. */
@@ -320,6 +436,7 @@ static int codel_dump(struct Qdisc *sch, struct sk_buff *skb)
 	struct codel_sched_data *q = qdisc_priv(sch);
 	codel_time_t ce_threshold;
 	struct nlattr *opts;
+	u8 mask;
 
 	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
 	if (!opts)
@@ -337,6 +454,15 @@ static int codel_dump(struct Qdisc *sch, struct sk_buff *skb)
 	if (ce_threshold != CODEL_DISABLED_THRESHOLD &&
 	    nla_put_u32(skb, TCA_CODEL_CE_THRESHOLD,
 			codel_time_to_us(ce_threshold)))
+		goto nla_put_failure;
+
+	/* Appended attributes; stock tc ignores types it does not know. */
+	mask = READ_ONCE(q->params.ce_threshold_mask);
+	if (nla_put_u32(skb, TCA_CODEL_SPLIT_GSO, READ_ONCE(q->split_gso)) ||
+	    (mask &&
+	     (nla_put_u8(skb, TCA_CODEL_CE_THRESHOLD_SELECTOR,
+			 READ_ONCE(q->params.ce_threshold_selector)) ||
+	      nla_put_u8(skb, TCA_CODEL_CE_THRESHOLD_MASK, mask))))
 		goto nla_put_failure;
 
 	return nla_nest_end(skb, opts);
@@ -365,7 +491,10 @@ static int codel_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 		.loop_drops		= READ_ONCE(q->stats.loop_drops),
 		.dropping_entries	= READ_ONCE(q->stats.dropping_entries),
 	};
+	int i;
 
+	for (i = 0; i < TC_CODEL_HIST_BUCKETS; i++)
+		st.sojourn_hist[i] = READ_ONCE(q->stats.sojourn_hist[i]);
 	if (st.base.dropping) {
 		codel_tdiff_t delta = READ_ONCE(q->vars.drop_next) - codel_now();
 
@@ -407,6 +536,7 @@ static int __init codel_module_init(void)
 	BUILD_BUG_ON(sizeof(struct tc_codel_xstats) != 9 * sizeof(u32));
 	BUILD_BUG_ON(offsetof(struct tc_codel_xstats_ext, dequeue_calls) !=
 		     sizeof(struct tc_codel_xstats));
+	BUILD_BUG_ON(TC_CODEL_HIST_BUCKETS != CODEL_HIST_BUCKETS);
 
 	return register_qdisc(&codel_qdisc_ops);
 }

@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 raw, report, plotdir = sys.argv[1:4]
+os.makedirs(plotdir, exist_ok=True)
 QNAMES = {"ours": "codel (ours)", "intree": "codel (in-tree)",
           "pfifo": "pfifo limit 1000", "fq_codel": "fq_codel"}
 PNAMES = {"noqueue": "noqueue", "pfifo": "pfifo (root, bypass)",
@@ -143,6 +144,37 @@ if cg:
         if m in cg:
             out.append("| %s | %.1f | %+.1f |" % (m, cg[m], cg[m] - cg.get("fifo", 0)))
 
+# --- split_gso -----------------------------------------------------------
+split = {}
+for line in read("split.out"):
+    f = line.split()
+    if f and f[0] == "SPLIT" and len(f) == 13:
+        split.setdefault((f[1], f[2]), []).append([float(x) for x in f[4:13]])
+    elif f and f[0] == "ERROR":
+        errors.append(line)
+SNAMES = {"intree": "codel (in-tree)", "ours": "codel (ours)", "ours-split": "codel (ours) split_gso"}
+if split:
+    out.append("\n## split_gso: TSO/GSO on at the sender, 1 TCP flow (RTT ms, medians over repeats)\n")
+    out.append("| rate | qdisc | runs | idle | median | p90 | p99 | goodput | drops | maxpacket |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|")
+    for r in sorted({k[0] for k in split}, key=rate_key):
+        for c in ["intree", "ours", "ours-split"]:
+            v = split.get((r, c))
+            if not v:
+                continue
+            col = lambda i: med([x[i] for x in v])
+            out.append("| %s | %s | %d | %.1f | %.1f | %.1f | %.1f | %.2f | %d | %d |" % (
+                r, SNAMES[c], len(v), col(0), col(1), col(2), col(3), col(5), col(6), col(7)))
+    with open(os.path.join(plotdir, "split.dat"), "w") as fh:
+        n = 0
+        for r in sorted({k[0] for k in split}, key=rate_key):
+            for c in ["intree", "ours", "ours-split"]:
+                v = split.get((r, c))
+                if v:
+                    fh.write('%d "%s %s" %.2f %.2f\n' % (n, r, SNAMES[c], med([x[1] for x in v]),
+                                                      med([x[3] for x in v])))
+                    n += 1
+
 if goals:
     out.append("\n## Goals (reported, not asserted)\n")
     out.append("| goal | measured | met |")
@@ -196,6 +228,15 @@ if pps:
           "plot '%s/pps.dat' using 1:3:xtic(2) with boxes notitle" % plotdir]
     subprocess.run(["gnuplot"], input="\n".join(gp), text=True, check=False)
     plots.append("pps.svg")
+
+if split:
+    gp = ["set terminal svg size 900,480 dynamic noenhanced", "set output '%s/split.svg'" % plotdir,
+          "set title 'split_gso: ping RTT under 1 bulk TCP flow with TSO/GSO on (medians)'",
+          "set style data histograms", "set style histogram clustered", "set style fill solid 0.6",
+          "set logscale y", "set grid y", "set ylabel 'RTT (ms)'", "set xtics rotate by -25",
+          "plot '%s/split.dat' using 3:xtic(2) title 'median', '' using 4 title 'p99'" % plotdir]
+    subprocess.run(["gnuplot"], input="\n".join(gp), text=True, check=False)
+    plots.append("split.svg")
 
 with open(report, "a") as fh:
     fh.write(text)

@@ -17,6 +17,11 @@ else
 	PKTS=${PKTS:-200000} PREPS=${PREPS:-3} CGN=${CGN:-200000}
 fi
 QDISCS=${QDISCS:-"ours intree pfifo fq_codel"}
+SPLIT_RATES=${SPLIT_RATES:-"1mbit 10mbit"}
+[ "${QUICK:-0}" != 1 ] || SPLIT_RATES=${SPLIT_RATES_QUICK:-10mbit}
+# Stages to run (a subset for a focused report): latency pps callgrind split
+STAGES=${STAGES:-"latency pps callgrind split"}
+has() { case " $STAGES " in *" $1 "*) return 0 ;; esac; return 1; }
 rel=${KERNELRELEASE:-$(scripts/kernel-release.sh)}
 stamp=$(date -u +%Y%m%d-%H%M)
 raw=build/bench/$stamp
@@ -29,16 +34,27 @@ mkdir -p "$raw" bench/results
 lat_cmd=(qemu/run --timeout 3000 --log "$raw/latency" bench/guest/latency.sh "$SECS" "$REPS" "$RATES" "$FLOWS" "$QDISCS")
 pps_cmd=(qemu/run --timeout 1200 --smp 1 --qemu-arg -icount --qemu-arg shift=0,sleep=off --log "$raw/pps" bench/guest/pps.sh "$PKTS" "$PREPS")
 
-start=$(date +%s)
-echo "bench: latency under load: rates '$RATES', flows '$FLOWS', ${SECS}s x $REPS repeats, qdiscs '$QDISCS'" >&2
-"${lat_cmd[@]}" >"$raw/latency.out"
-echo "bench: per-packet cost: $PKTS packets x $PREPS repeats under -icount" >&2
-"${pps_cmd[@]}" >"$raw/pps.out"
+split_cmd=(qemu/run --timeout 3000 --log "$raw/split" bench/guest/split_gso.sh "$SECS" "$REPS" "$SPLIT_RATES")
 
-echo "bench: host instruction counts (callgrind)" >&2
+start=$(date +%s)
+if has latency; then
+	echo "bench: latency under load: rates '$RATES', flows '$FLOWS', ${SECS}s x $REPS repeats, qdiscs '$QDISCS'" >&2
+	"${lat_cmd[@]}" >"$raw/latency.out"
+fi
+if has split; then
+	make -s tc >&2
+	echo "bench: split_gso with TSO/GSO on at the sender: rates '$SPLIT_RATES', ${SECS}s x $REPS repeats" >&2
+	"${split_cmd[@]}" >"$raw/split.out"
+fi
+if has pps; then
+	echo "bench: per-packet cost: $PKTS packets x $PREPS repeats under -icount" >&2
+	"${pps_cmd[@]}" >"$raw/pps.out"
+fi
+
+has callgrind && echo "bench: host instruction counts (callgrind)" >&2
 cc -O2 -g -std=gnu11 -Wall -Wextra -Werror -Iuser/shim -I. -o build/codel-cost bench/host/codel-cost.c
 : >"$raw/callgrind.out"
-for m in fifo nodrop dropping; do
+has callgrind && for m in fifo nodrop dropping; do
 	i1=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null build/codel-cost "$m" "$CGN" 2>&1 |
 		sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
 	i2=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null build/codel-cost "$m" $((CGN * 2)) 2>&1 |
@@ -66,8 +82,9 @@ elapsed=$(( $(date +%s) - start ))
 	echo
 	echo "Commands (from the top of the tree):"
 	echo
-	echo "    ${lat_cmd[*]}"
-	echo "    ${pps_cmd[*]}"
+	has latency && echo "    ${lat_cmd[*]}"
+	has split && echo "    ${split_cmd[*]}"
+	has pps && echo "    ${pps_cmd[*]}"
 	echo "    valgrind --tool=callgrind build/codel-cost {fifo,nodrop,dropping} {$CGN,$((CGN * 2))}"
 	echo
 } >"$report"
@@ -77,10 +94,11 @@ elapsed=$(( $(date +%s) - start ))
 	echo "## Raw output"
 	echo
 	echo "Guest lines as printed (RUN rate flows qdisc rep idle median p90 p99 max goodput drops marks;"
-	echo "PPS config rep ns/packet), and host callgrind (mode instructions/pair):"
+	echo "SPLIT rate config rep idle median p90 p99 max goodput drops maxpacket; PPS config rep"
+	echo "ns/packet), and host callgrind (mode instructions/pair):"
 	echo
 	echo '```'
-	grep -E '^(RUN|PPS|ERROR)' "$raw/latency.out" "$raw/pps.out" | sed 's/^[^:]*://'
+	cat "$raw"/*.out 2>/dev/null | grep -E '^(RUN|PPS|SPLIT|ERROR)' || true
 	cat "$raw/callgrind.out"
 	echo '```'
 } >>"$report"

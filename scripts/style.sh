@@ -7,7 +7,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 kdir=$1
-files="sch_codel.c codel.h pkt_sched_codel.h"
+files="sch_codel.c codel.h codel_trace.h pkt_sched_codel.h"
 "$top/scripts/linux-source.sh"
 
 # --no-tree, but seed checkpatch's list of known kernel identifiers (struct

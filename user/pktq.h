@@ -33,6 +33,7 @@ struct pktq {
 	u32			limit;
 	u32			drop_overlimit;
 	u32			next_id;
+	u32			events[CODEL_EV_DROPPING_EXIT + 1];
 };
 
 static struct sk_buff *pktq_pop(void *ctx)
@@ -77,12 +78,30 @@ static bool pktq_set_ce(struct sk_buff *skb)
 	return true;
 }
 
+/* The DS field: these packets carry only ECN bits (DSCP 0). */
+static int pktq_dsfield(struct sk_buff *skb)
+{
+	return skb->ecn;
+}
+
+static void pktq_event(void *ctx, enum codel_event ev,
+		       const struct codel_vars *vars, codel_time_t now)
+{
+	struct pktq *q = ctx;
+
+	(void)vars;
+	(void)now;
+	q->events[ev]++;
+}
+
 static const struct codel_pkt_ops pktq_ops = {
 	.dequeue	= pktq_pop,
 	.len		= pktq_len,
 	.enqueue_time	= pktq_time,
 	.drop		= pktq_drop,
 	.set_ce		= pktq_set_ce,
+	.dsfield	= pktq_dsfield,
+	.event		= pktq_event,
 };
 
 static inline void pktq_init(struct pktq *q, u32 limit, u32 mtu)

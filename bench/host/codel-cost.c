@@ -76,12 +76,29 @@ static bool pkt_set_ce(struct sk_buff *skb)
 	return false;
 }
 
+static int pkt_dsfield(struct sk_buff *skb)
+{
+	(void)skb;
+	return 0;
+}
+
+static void pkt_event(void *ctx, enum codel_event ev,
+		      const struct codel_vars *vars, codel_time_t now)
+{
+	(void)ctx;
+	(void)ev;
+	(void)vars;
+	(void)now;
+}
+
 static const struct codel_pkt_ops ops = {
 	.dequeue	= fifo_pop,
 	.len		= pkt_len,
 	.enqueue_time	= pkt_time,
 	.drop		= pkt_drop,
 	.set_ce		= pkt_set_ce,
+	.dsfield	= pkt_dsfield,
+	.event		= pkt_event,
 };
 
 static void fifo_push(struct fifo *q, codel_time_t now)

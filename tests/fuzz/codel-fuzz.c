@@ -45,6 +45,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pkt_sched_codel.h"	/* the appended TCA_CODEL_* */
+
 #ifndef NETLINK_EXT_ACK
 #define NETLINK_EXT_ACK 11
 #endif
@@ -58,6 +60,8 @@ struct params {			/* as the module stores them */
 	uint32_t target, interval, ce_threshold;	/* codel units */
 	uint32_t limit;
 	uint32_t ecn;
+	uint32_t split_gso;
+	uint8_t selector, mask;
 };
 
 struct dev {
@@ -110,6 +114,9 @@ static void defaults(struct params *p)
 	p->ce_threshold = DISABLED;
 	p->limit = 1000;
 	p->ecn = 0;
+	p->split_gso = 0;
+	p->selector = 0;
+	p->mask = 0;
 }
 
 /* --- building requests ----------------------------------------------- */
@@ -159,31 +166,43 @@ struct verdict {
 
 /*
  * Append random attributes inside TCA_OPTIONS and predict the outcome from
- * the module's documented rules: strict parse (types 1..5 only, no flags,
- * exactly 4-byte payloads, nothing trailing), then range checks on the
- * last value of each type, then all applied at once.
+ * the module's documented rules: strict parse (types 1..8 only, no flags,
+ * exactly 4-byte payloads, 1-byte for the selector and mask, nothing
+ * trailing), then range checks on the last value of each type, then all
+ * applied at once.
  */
+#define NTYPES	(TCA_CODEL_EXT_MAX + 1)
+
+static uint16_t attr_len(uint16_t type)
+{
+	return type == TCA_CODEL_CE_THRESHOLD_SELECTOR ||
+	       type == TCA_CODEL_CE_THRESHOLD_MASK ? 1 : 4;
+}
 static void build_options(struct nlmsghdr *n, const struct params *old,
 			  struct verdict *v)
 {
 	struct nlattr *opts = (void *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
-	uint32_t seen[6] = { 0 }, val[6] = { 0 };
+	uint32_t seen[NTYPES] = { 0 }, val[NTYPES] = { 0 };
+	uint8_t selector = old->selector, mask = old->mask;
 	int nattrs = rnd() % 6, i;
 	bool parse_ok = true;
 
 	opts->nla_type = TCA_OPTIONS;
 	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + NLA_HDRLEN;
 	for (i = 0; i < nattrs; i++) {
-		uint16_t type = 1 + rnd() % 5, len = 4, claimed;
+		uint16_t type = 1 + rnd() % TCA_CODEL_EXT_MAX, len, claimed;
 		unsigned char data[64];
 		uint32_t x = value();
 		int r = rnd() % 100;
 
+		len = attr_len(type);
+		if (len == 1)
+			x &= rnd() % 2 ? 0x3 : 0xff;	/* often a valid ECN pair */
 		memcpy(data, &x, 4);
 		if (r < 4)
 			type = 0;			/* UNSPEC */
 		else if (r < 8)
-			type = 6 + rnd() % 3;		/* unknown */
+			type = NTYPES + rnd() % 3;	/* unknown */
 		else if (r < 10)
 			type = rnd() & 0x3fff;		/* anything */
 		else if (r < 13)
@@ -199,12 +218,12 @@ static void build_options(struct nlmsghdr *n, const struct params *old,
 			claimed += 1 + rnd() % 8;	/* lies about its length */
 		put_attr(n, type, data, len, claimed);
 
-		if ((type & ~NLA_TYPE_MASK) || type == 0 || type > 5 ||
-		    len != 4 || claimed != NLA_HDRLEN + len)
+		if ((type & ~NLA_TYPE_MASK) || type == 0 || type >= NTYPES ||
+		    len != attr_len(type) || claimed != NLA_HDRLEN + len)
 			parse_ok = false;
 		else {
 			seen[type] = 1;
-			val[type] = x;
+			val[type] = len == 1 ? (x & 0xff) : x;
 		}
 		/* a length lie past the end makes everything after it garbage */
 		if (claimed != NLA_HDRLEN + len)
@@ -229,6 +248,14 @@ static void build_options(struct nlmsghdr *n, const struct params *old,
 		v->msg = "codel: limit must be at least 1 packet";
 	else if (seen[TCA_CODEL_ECN] && val[TCA_CODEL_ECN] > 1)
 		v->msg = "codel: ecn must be 0 or 1";
+	else if (seen[TCA_CODEL_SPLIT_GSO] && val[TCA_CODEL_SPLIT_GSO] > 1)
+		v->msg = "codel: split_gso must be 0 or 1";
+	if (seen[TCA_CODEL_CE_THRESHOLD_SELECTOR])
+		selector = val[TCA_CODEL_CE_THRESHOLD_SELECTOR];
+	if (seen[TCA_CODEL_CE_THRESHOLD_MASK])
+		mask = val[TCA_CODEL_CE_THRESHOLD_MASK];
+	if (!v->msg && (selector & ~mask))
+		v->msg = "codel: ce_threshold_selector has bits outside its mask";
 	if (v->msg) {
 		v->range_error = true;
 		return;
@@ -244,6 +271,10 @@ static void build_options(struct nlmsghdr *n, const struct params *old,
 		v->p.limit = val[TCA_CODEL_LIMIT];
 	if (seen[TCA_CODEL_ECN])
 		v->p.ecn = val[TCA_CODEL_ECN];
+	if (seen[TCA_CODEL_SPLIT_GSO])
+		v->p.split_gso = val[TCA_CODEL_SPLIT_GSO];
+	v->p.selector = selector;
+	v->p.mask = mask;
 }
 
 /* --- talking to the kernel --------------------------------------------- */
@@ -299,8 +330,9 @@ static int transact(struct nlmsghdr *n, char *msg, size_t msglen)
 struct dumped {
 	bool		found;
 	char		kind[16];
-	uint32_t	target, interval, limit, ecn, ce_threshold;
-	bool		has_ce;
+	uint32_t	target, interval, limit, ecn, ce_threshold, split_gso;
+	uint8_t		selector, mask;
+	bool		has_ce, has_split, has_selector;
 	uint64_t	sent_packets;
 };
 
@@ -353,7 +385,10 @@ static void dump_root(const struct dev *d, struct dumped *out)
 					int olen = RTA_PAYLOAD(a);
 
 					for (o = RTA_DATA(a); RTA_OK(o, olen); o = RTA_NEXT(o, olen)) {
-						uint32_t x = *(uint32_t *)RTA_DATA(o);
+						uint32_t x = 0;
+
+						memcpy(&x, RTA_DATA(o), RTA_PAYLOAD(o) < 4 ?
+						       RTA_PAYLOAD(o) : 4);
 
 						switch (o->rta_type) {
 						case TCA_CODEL_TARGET: out->target = x; break;
@@ -363,6 +398,17 @@ static void dump_root(const struct dev *d, struct dumped *out)
 						case TCA_CODEL_CE_THRESHOLD:
 							out->ce_threshold = x;
 							out->has_ce = true;
+							break;
+						case TCA_CODEL_SPLIT_GSO:
+							out->split_gso = x;
+							out->has_split = true;
+							break;
+						case TCA_CODEL_CE_THRESHOLD_SELECTOR:
+							out->selector = x;
+							out->has_selector = true;
+							break;
+						case TCA_CODEL_CE_THRESHOLD_MASK:
+							out->mask = x;
 							break;
 						}
 					}
@@ -401,13 +447,17 @@ static void check_dump(const struct dev *d, const char *what)
 	if (g.target != time_to_us(d->p.target) || g.interval != time_to_us(d->p.interval) ||
 	    g.limit != d->p.limit || g.ecn != d->p.ecn ||
 	    g.has_ce != (d->p.ce_threshold != DISABLED) ||
-	    (g.has_ce && g.ce_threshold != time_to_us(d->p.ce_threshold)))
-		fail("%s %s: dump target %u interval %u limit %u ecn %u ce %s%u, model "
-		     "target %u interval %u limit %u ecn %u ce %u", d->name, what,
-		     g.target, g.interval, g.limit, g.ecn, g.has_ce ? "" : "off/",
-		     g.ce_threshold, time_to_us(d->p.target), time_to_us(d->p.interval),
-		     d->p.limit, d->p.ecn,
-		     d->p.ce_threshold == DISABLED ? 0 : time_to_us(d->p.ce_threshold));
+	    (g.has_ce && g.ce_threshold != time_to_us(d->p.ce_threshold)) ||
+	    !g.has_split || g.split_gso != d->p.split_gso ||
+	    g.has_selector != (d->p.mask != 0) ||
+	    (g.has_selector && (g.selector != d->p.selector || g.mask != d->p.mask)))
+		fail("%s %s: dump target %u interval %u limit %u ecn %u ce %s%u split %u sel %#x/%#x, "
+		     "model target %u interval %u limit %u ecn %u ce %u split %u sel %#x/%#x",
+		     d->name, what, g.target, g.interval, g.limit, g.ecn, g.has_ce ? "" : "off/",
+		     g.ce_threshold, g.split_gso, g.selector, g.mask,
+		     time_to_us(d->p.target), time_to_us(d->p.interval), d->p.limit, d->p.ecn,
+		     d->p.ce_threshold == DISABLED ? 0 : time_to_us(d->p.ce_threshold),
+		     d->p.split_gso, d->p.selector, d->p.mask);
 }
 
 /* One frame through dev's root qdisc; its Sent counter must move. */

@@ -18,13 +18,6 @@ ALL_TESTS="$ALL_TESTS
 	xstats_stock_tc
 "
 
-# A dummy device with IPv6 off, so no autoconf packet touches counters.
-dummy_up() {
-	ip link add d0 type dummy &&
-		echo 1 >/proc/sys/net/ipv6/conf/d0/disable_ipv6 &&
-		ip link set d0 up
-}
-
 # True when the loaded sch_codel is this project's (out-of-tree: taint O).
 codel_is_ours() {
 	grep -q O /sys/module/sch_codel/taint 2>/dev/null

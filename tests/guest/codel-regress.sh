@@ -18,13 +18,6 @@ ALL_TESTS="$ALL_TESTS
 	ecn_codepoints_ipv6
 "
 
-# Every "backlog" in tc -s output for OBJECT (qdisc|class) reads 0b 0p.
-all_drained() {
-	total=$(tc -s "$1" show dev eth0 | grep -c 'backlog ')
-	zero=$(tc -s "$1" show dev eth0 | grep -c 'backlog 0b 0p')
-	[ "$total" -gt 0 ] && [ "$total" = "$zero" ]
-}
-
 # Leaf "codel target 1us interval 2us": 0 and 1 codel time units.  Once in
 # the dropping state every drop is already due, so one dequeue drops every
 # packet but the last, which leaves the queue empty in the same call that

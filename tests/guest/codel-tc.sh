@@ -70,7 +70,7 @@ tc_patched_json_all_fields() {
 	check_eq "$got" "count=0 lastcount=0 ldelay=0 drop_next=0 maxpacket=0 ecn_mark=0 drop_overlimit=0 dropping=false ce_mark=0 dequeue_calls=0 ok_to_drop=0 loop_drops=0 dropping_entries=0" \
 		"patched tc JSON xstats"
 	got=$(hostpy -c 'import json, sys; print(json.load(sys.stdin)[0]["options"])' </tmp/q.json)
-	check_eq "$got" "{'limit': 1000, 'target': 2999, 'interval': 99999}" "patched tc JSON options (raw us)"
+	check_eq "$got" "{'limit': 1000, 'target': 2999, 'interval': 99999, 'split_gso': False}" "patched tc JSON options (raw us)"
 	log_test "tc: patched tc prints every field (JSON, raw integers)"
 }
 

@@ -58,6 +58,20 @@ dropped() { field "$1" "(dropped"; }
 backlog_bytes() { field "$1" backlog | sed 's/b$//'; }
 backlog_pkts() { echo "$1" | awk '{ for (i = 1; i < NF; i++) if ($i == "backlog") { v = $(i + 2); sub(/p$/, "", v); print v; exit } }'; }
 
+# A dummy device with IPv6 off, so no autoconf packet touches counters.
+dummy_up() {
+	ip link add d0 type dummy &&
+		echo 1 >/proc/sys/net/ipv6/conf/d0/disable_ipv6 &&
+		ip link set d0 up
+}
+
+# Every "backlog" in tc -s output for OBJECT (qdisc|class) reads 0b 0p.
+all_drained() {
+	total=$(tc -s "$1" show dev eth0 | grep -c 'backlog ')
+	zero=$(tc -s "$1" show dev eth0 | grep -c 'backlog 0b 0p')
+	[ "$total" -gt 0 ] && [ "$total" = "$zero" ]
+}
+
 # dev_stat DEV COUNTER: a device counter in the current namespace.
 dev_stat() { cat "/sys/class/net/$1/statistics/$2"; }
 
@@ -74,8 +88,10 @@ topo_router_up() {
 	ip -n near route add default via 198.18.1.1
 	ip -n far route add 198.18.1.0/24 via 198.18.0.1 2>/dev/null
 	echo 1 >/proc/sys/net/ipv4/ip_forward
-	# MTU-sized packets into the qdisc under test (no 64 KB GSO trains).
-	ip netns exec near ethtool -K veth1 tso off gso off gro off >/dev/null 2>&1
+	# MTU-sized packets into the qdisc under test (no 64 KB GSO trains),
+	# unless SENDER_GSO=on asks for the trains (split_gso tests, bench).
+	ip netns exec near ethtool -K veth1 tso "${SENDER_GSO:-off}" \
+		gso "${SENDER_GSO:-off}" gro off >/dev/null 2>&1
 	ethtool -K veth0 gro off >/dev/null 2>&1
 	ip -n near neigh flush all >/dev/null 2>&1
 }

@@ -454,6 +454,78 @@ static void empty_queue_leaves_dropping(void)
 	pktq_destroy(&q);
 }
 
+/*
+ * Histogram: bucket 0 < 256 units, bucket b in [2^(b+7), 2^(b+8)), the
+ * last from 2^20 units.  Every delivered packet is counted once.
+ */
+static void sojourn_histogram(void)
+{
+	static const struct { codel_time_t t; u32 b; } edges[] = {
+		{ 0, 0 }, { 255, 0 }, { 256, 1 }, { 511, 1 }, { 512, 2 },
+		{ 4882, 5 }, { 97656, 9 }, { (1U << 20) - 1, 12 },
+		{ 1U << 20, 13 }, { 0xffffffffU, 13 },
+	};
+	static struct run r;
+	struct pktq q;
+	u32 total = 0;
+
+	for (unsigned int i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+		EXPECT(codel_hist_bucket(edges[i].t) == edges[i].b, "%u -> %u, want %u",
+		       edges[i].t, codel_hist_bucket(edges[i].t), edges[i].b);
+	/* A 3 ms standing queue: every packet in bucket 4 ([2048, 4096) units). */
+	setup(&q);
+	drive(&q, &r, 0, 0, 1 * MS, 1 * MS, 3 * MS, 1000 * MS, 1500, ECN_NOT_ECT);
+	for (int b = 0; b < CODEL_HIST_BUCKETS; b++)
+		total += q.stats.sojourn_hist[b];
+	EXPECT(total == r.delivered, "%u counted, %u delivered", total, r.delivered);
+	EXPECT(q.stats.sojourn_hist[4] == r.delivered, "bucket 4 has %u of %u",
+	       q.stats.sojourn_hist[4], r.delivered);
+	pktq_destroy(&q);
+}
+
+/* L4S selector: mask 0x03 selector 0x01 marks ECT(1) only. */
+static void ce_threshold_selector(void)
+{
+	static const struct { u8 cp; bool marked; } cases[] = {
+		{ ECN_ECT1, true }, { ECN_ECT0, false }, { ECN_CE, false },
+		{ ECN_NOT_ECT, false },
+	};
+
+	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		static struct run r;
+		struct pktq q;
+
+		setup(&q);
+		q.params.ce_threshold = codel_us_to_time(1000);
+		q.params.ce_threshold_selector = 0x01;
+		q.params.ce_threshold_mask = 0x03;
+		drive(&q, &r, 0, 0, 1 * MS, 1 * MS, 3 * MS, 500 * MS, 1500, cases[i].cp);
+		if (cases[i].marked)
+			EXPECT(r.ce_marked == r.delivered && r.delivered > 400,
+			       "cp %u: %u of %u marked", cases[i].cp, r.ce_marked, r.delivered);
+		else
+			EXPECT(r.ce_marked == 0, "cp %u: %u marked", cases[i].cp, r.ce_marked);
+		pktq_destroy(&q);
+	}
+}
+
+/* Events match the counters: drops, entries, exits. */
+static void events_match_counters(void)
+{
+	static struct run r;
+	struct pktq q;
+
+	setup(&q);
+	drive(&q, &r, 0, 0, 1 * MS, 1 * MS, 30 * MS, 5000 * MS, 1500, ECN_NOT_ECT);
+	EXPECT(q.events[CODEL_EV_DROP] == r.drops, "%u drop events, %u drops",
+	       q.events[CODEL_EV_DROP], r.drops);
+	EXPECT(q.events[CODEL_EV_DROPPING_ENTER] == q.stats.dropping_entries &&
+	       q.events[CODEL_EV_DROPPING_EXIT] == q.stats.dropping_entries,
+	       "enter %u exit %u entries %u", q.events[CODEL_EV_DROPPING_ENTER],
+	       q.events[CODEL_EV_DROPPING_EXIT], q.stats.dropping_entries);
+	pktq_destroy(&q);
+}
+
 static const struct tap_case cases[] = {
 	{ "codel_newton_step_tracks_inv_sqrt", newton_step_tracks_inv_sqrt },
 	{ "codel_newton_step_after_count_reset", newton_step_after_count_reset },
@@ -470,6 +542,9 @@ static const struct tap_case cases[] = {
 	{ "codel_clock_wrap_invisible", clock_wrap_is_invisible },
 	{ "codel_limit_overflow", limit_overflow },
 	{ "codel_empty_queue_leaves_dropping", empty_queue_leaves_dropping },
+	{ "codel_sojourn_histogram", sojourn_histogram },
+	{ "codel_ce_threshold_selector", ce_threshold_selector },
+	{ "codel_events_match_counters", events_match_counters },
 };
 
 int main(void)

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause */
+/*
+ * Tracepoints of the out-of-tree sch_codel: every CoDel decision, usable
+ * from tracefs (events/codel/) and bpftrace (tracepoint:codel:*) without
+ * rebuilding.  Times are converted to microseconds only when an event is
+ * enabled; disabled, each costs a static branch.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM codel
+
+#if !defined(_CODEL_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _CODEL_TRACE_H
+
+#include <linux/netdevice.h>
+#include <linux/tracepoint.h>
+#include <net/sch_generic.h>
+
+#include "codel.h"
+
+DECLARE_EVENT_CLASS(codel_decision,
+		    TP_PROTO(const struct Qdisc *sch, const struct codel_vars *vars,
+			     codel_time_t now),
+		    TP_ARGS(sch, vars, now),
+		    TP_STRUCT__entry(__string(dev, qdisc_dev(sch)->name)
+				     __field(u32, handle)
+				     __field(u32, sojourn_us)
+				     __field(u32, count)
+				     __field(s32, drop_next_us)
+				     __field(bool, dropping)),
+		    TP_fast_assign(codel_tdiff_t next = vars->drop_next - now;
+
+				   __assign_str(dev, qdisc_dev(sch)->name);
+				   __entry->handle = sch->handle;
+				   __entry->sojourn_us = codel_time_to_us(vars->ldelay);
+				   __entry->count = vars->count;
+				   __entry->drop_next_us = next >= 0 ?
+					(s32)codel_time_to_us(next) :
+					-(s32)codel_time_to_us(-next);
+				   __entry->dropping = vars->dropping;),
+		    TP_printk("dev=%s handle=%x: sojourn_us=%u count=%u drop_next_us=%d dropping=%d",
+			      __get_str(dev), __entry->handle >> 16, __entry->sojourn_us,
+			      __entry->count, __entry->drop_next_us, __entry->dropping)
+);
+
+#define CODEL_DEFINE_EVENT(name)					\
+	DEFINE_EVENT(codel_decision, name,				\
+		TP_PROTO(const struct Qdisc *sch,			\
+			 const struct codel_vars *vars,			\
+			 codel_time_t now),				\
+		TP_ARGS(sch, vars, now))
+
+CODEL_DEFINE_EVENT(codel_drop);
+CODEL_DEFINE_EVENT(codel_ecn_mark);
+CODEL_DEFINE_EVENT(codel_ce_mark);
+CODEL_DEFINE_EVENT(codel_dropping_enter);
+CODEL_DEFINE_EVENT(codel_dropping_exit);
+
+#endif /* _CODEL_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE codel_trace
+#include <trace/define_trace.h>

@@ -1,0 +1,218 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+#
+# Beyond mainline: the sojourn histogram, tracepoints, split_gso and the
+# ce_threshold selector, through the patched tc (/usr/local/sbin/tc-patched,
+# make tc).  Sourced by all.sh.
+
+ALL_TESTS="$ALL_TESTS
+	histogram_counts_every_delivered_packet
+	tracepoints_match_counters
+	split_gso_segments_and_keeps_accounting
+	ce_threshold_selector_marks_ect1_only
+	extended_options_bad_input
+"
+
+TCP=/usr/local/sbin/tc-patched
+
+# xjson HANDLE KEY...: values of KEYs of qdisc HANDLE on eth0, from the
+# patched tc's JSON (lists joined with commas).
+xjson() {
+	h=$1
+	shift
+	$TCP -s -j qdisc show dev eth0 | hostpy -c 'import json, sys
+q = [q for q in json.load(sys.stdin) if q["handle"] == sys.argv[1]][0]
+def v(x):
+    return ",".join(map(str, x)) if isinstance(x, list) else str(x)
+print(" ".join(v(q.get(k, q.get("options", {}).get(k))) for k in sys.argv[2:]))' "$h" "$@"
+}
+
+# Wait (up to 20 s) until every qdisc on eth0 is empty.
+wait_drained() {
+	for i in $(seq 1 100); do
+		all_drained qdisc && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+udp_burst() {	# udp_burst RATE SECONDS [iperf3 args...]
+	r=$1 t=$2
+	shift 2
+	ip netns exec near iperf3 -c "$FAR" -u -b "$r" -l 1200 -t "$t" "$@" >/dev/null 2>&1
+	sleep 1
+}
+
+histogram_counts_every_delivered_packet() {
+	name="histogram: every delivered packet counted once, in the right bucket"
+	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	topo_router_up
+	# TCP: a responsive flow, so CoDel holds the queue near its target
+	# (unresponsive UDP would sit at the limit, seconds deep).
+	htb_proto_leaf 6 10mbit codel
+	iperf_server_up
+	ip netns exec near iperf3 -c "$FAR" -t 5 >/dev/null 2>&1
+	sleep 1
+	set -- $(xjson 10: packets sojourn_hist sojourn_p50_bucket sojourn_p99_bucket)
+	sent=$1 hist=$2
+	total=$(echo "$hist" | tr ',' '\n' | awk '{ s += $1 } END { print s }')
+	diag "Sent $sent, histogram $hist, p50 bucket $3, p99 bucket $4"
+	check_eq "$total" "$sent" "histogram total vs Sent packets"
+	# CoDel holds the queue near 5 ms (TCG adds a few): the median is in
+	# 1.0..16.8 ms (buckets 3 to 6), far from the 1000-packet limit's
+	# 1.2 s; the p99 well below it too.
+	check_cmp "$3" -ge 3 "p50 bucket"
+	check_cmp "$3" -le 6 "p50 bucket"
+	check_cmp "$4" -le 8 "p99 bucket"
+	text=$($TCP -s qdisc show dev eth0 | grep '  sojourn')
+	diag "text: $text"
+	case $text in
+	"  sojourn "*" p50 <"*" p99 "*) ;;
+	*) check_err 1 "histogram text line: '$text'" ;;
+	esac
+	log_test "$name"
+}
+
+# trace_count EVENT: events of EVENT in the trace buffer.
+trace_count() { grep -c " $1: " /sys/kernel/tracing/trace; }
+
+tracepoints_match_counters() {
+	name="tracepoints: drop, ecn_mark, ce_mark, dropping enter/exit match the counters"
+	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	if [ ! -d /sys/kernel/tracing/events/codel ]; then
+		rmmod sch_codel 2>/dev/null
+		modprobe sch_codel
+	fi
+	if [ ! -d /sys/kernel/tracing/events/codel ]; then
+		log_skip "$name" "no tracefs events/codel"
+		return
+	fi
+	topo_router_up
+	iperf_server_up
+	T=/sys/kernel/tracing
+	# Not-ECT traffic: drops and dropping-state transitions.
+	htb_proto_leaf 17 1mbit codel target 1ms interval 10ms
+	echo 0 >$T/tracing_on
+	echo >$T/trace
+	echo 1 >$T/events/codel/enable
+	echo 1 >$T/tracing_on
+	udp_burst 3M 2
+	wait_drained
+	echo 0 >$T/tracing_on
+	set -- $(xjson 10: drops drop_overlimit dropping_entries loop_drops)
+	diag "drops $1 (overlimit $2), entries $3, loop $4; events: drop $(trace_count codel_drop) enter $(trace_count codel_dropping_enter) exit $(trace_count codel_dropping_exit)"
+	check_cmp "$1" -gt 0 "no drops to trace"
+	check_eq "$(trace_count codel_drop)" "$(( $1 - $2 ))" "codel_drop events vs CoDel drops"
+	check_eq "$(trace_count codel_dropping_enter)" "$3" "codel_dropping_enter vs dropping_entries"
+	check_cmp "$(trace_count codel_dropping_exit)" -ge $(( $3 - 1 )) "codel_dropping_exit events"
+	line=$(grep -m1 ' codel_drop: ' $T/trace)
+	diag "$line"
+	case $line in
+	*"codel_drop: dev=eth0 handle=10: sojourn_us="*" count="*" drop_next_us="*" dropping="*) ;;
+	*) check_err 1 "codel_drop fields: $line" ;;
+	esac
+	tc qdisc del dev eth0 root
+	# ECT(0) traffic with ecn and ce_threshold: marks.
+	# limit 100: marking does not shrink the queue; keep it short so it
+	# drains (and the last marks are traced) before tracing stops.
+	htb_proto_leaf 17 1mbit codel limit 100 target 1ms interval 10ms ecn ce_threshold 500us
+	echo >$T/trace
+	echo 1 >$T/tracing_on
+	udp_burst 3M 2 --tos 2
+	wait_drained
+	echo 0 >$T/tracing_on
+	echo 0 >$T/events/codel/enable
+	set -- $(xjson 10: ecn_mark ce_mark)
+	diag "ecn_mark $1 ce_mark $2; events: ecn_mark $(trace_count codel_ecn_mark) ce_mark $(trace_count codel_ce_mark)"
+	check_cmp "$1" -gt 0 "no ECN marks to trace"
+	check_eq "$(trace_count codel_ecn_mark)" "$1" "codel_ecn_mark events vs ecn_mark"
+	check_eq "$(trace_count codel_ce_mark)" "$2" "codel_ce_mark events vs ce_mark"
+	log_test "$name"
+}
+
+split_gso_segments_and_keeps_accounting() {
+	name="split_gso: GSO packets segmented at enqueue, parents' accounting exact"
+	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	topo_router_up
+	# TSO/GSO back on for the sender: 64 KB trains reach eth0's qdisc.
+	ip netns exec near ethtool -K veth1 tso on gso on >/dev/null 2>&1
+	iperf_server_up
+	for mode in no_split_gso split_gso; do
+		$TCP qdisc add dev eth0 root handle 1: htb default 10 &&
+			$TCP class add dev eth0 parent 1: classid 1:10 htb rate 10mbit quantum 1514 &&
+			$TCP qdisc add dev eth0 parent 1:10 handle 10: codel $mode
+		check_err $? "setup $mode"
+		ip netns exec near iperf3 -c "$FAR" -t 6 >/dev/null 2>&1 &
+		sleep 3
+		# mid-flow, one dump: HTB's qlen/backlog must equal its child's
+		tc -s qdisc show dev eth0 >/tmp/dump
+		c=$(awk '$1 == "qdisc" { on = ($3 == "10:") } on' /tmp/dump | tr '\n' ' ')
+		r=$(awk '$1 == "qdisc" { on = ($3 == "1:") } on' /tmp/dump | tr '\n' ' ')
+		check_eq "$(backlog_pkts "$r") $(backlog_bytes "$r")" "$(backlog_pkts "$c") $(backlog_bytes "$c")" \
+			"$mode: HTB backlog vs codel's, mid-flow"
+		wait
+		sleep 1
+		s=$(stats_of qdisc eth0 10:)
+		r=$(stats_of qdisc eth0 1:)
+		diag "$mode: maxpacket $(field "$s" maxpacket), codel Sent $(sent_pkts "$s") dropped $(dropped "$s"); htb Sent $(sent_pkts "$r") dropped $(dropped "$r")"
+		if [ $mode = split_gso ]; then
+			check_cmp "$(field "$s" maxpacket)" -le 1514 "split_gso: MTU-sized packets only"
+		else
+			check_cmp "$(field "$s" maxpacket)" -gt 1514 "GSO packets reached the qdisc"
+		fi
+		check_eq "$(sent_pkts "$r") $(dropped "$r")" "$(sent_pkts "$s") $(dropped "$s")" \
+			"$mode: HTB Sent/dropped vs codel's"
+		all_drained qdisc
+		check_err $? "$mode: backlog left"
+		tc qdisc del dev eth0 root
+	done
+	log_test "$name"
+}
+
+ce_threshold_selector_marks_ect1_only() {
+	name="ce_threshold_selector 0x1/0x3: only ECT(1) marked"
+	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	topo_router_up
+	iperf_server_up
+	for tos in 1 2; do
+		$TCP qdisc add dev eth0 root handle 1: htb default 20 &&
+			$TCP class add dev eth0 parent 1: classid 1:10 htb rate 1mbit quantum 1514 &&
+			$TCP class add dev eth0 parent 1: classid 1:20 htb rate 1mbit quantum 1514 &&
+			$TCP qdisc add dev eth0 parent 1:10 handle 10: codel ce_threshold 500us \
+				ce_threshold_selector 0x1/0x3 &&
+			$TCP filter add dev eth0 parent 1: protocol ip u32 match ip protocol 17 0xff flowid 1:10
+		check_err $? "setup"
+		check_eq "$($TCP qdisc show dev eth0 | grep 'codel 10:' | sed 's/[[:space:]]*$//')" \
+			"qdisc codel 10: parent 1:10 limit 1000p target 5ms ce_threshold 499us interval 100ms ce_threshold_selector 0x1/0x3" \
+			"show with a selector"
+		udp_burst 2M 2 --tos $tos
+		marks=$(xjson 10: ce_mark)
+		diag "tos $tos: ce_mark $marks"
+		if [ $tos = 1 ]; then
+			check_cmp "$marks" -gt 0 "ECT(1) not marked"
+		else
+			check_eq "$marks" 0 "ECT(0) marked"
+		fi
+		tc qdisc del dev eth0 root
+	done
+	log_test "$name"
+}
+
+extended_options_bad_input() {
+	name="bad input: selector outside its mask rejected with extack, nothing applied"
+	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	dummy_up
+	$TCP qdisc add dev d0 root handle 1: codel split_gso
+	check_eq "$($TCP qdisc show dev d0 | sed 's/[[:space:]]*$//')" \
+		"qdisc codel 1: root refcnt 2 limit 1000p target 5ms interval 100ms split_gso" "split_gso shown"
+	check_eq "$(tc qdisc show dev d0 | sed 's/[[:space:]]*$//')" \
+		"qdisc codel 1: root refcnt 2 limit 1000p target 5ms interval 100ms" "stock tc ignores the appended attributes"
+	err=$($TCP qdisc change dev d0 root codel limit 5 ce_threshold_selector 0x4/0x3 2>&1)
+	check_fail $? "selector outside its mask accepted"
+	check_eq "$err" "Error: codel: ce_threshold_selector has bits outside its mask." "extack"
+	check_eq "$($TCP qdisc show dev d0 | sed 's/[[:space:]]*$//')" \
+		"qdisc codel 1: root refcnt 2 limit 1000p target 5ms interval 100ms split_gso" "nothing applied"
+	$TCP qdisc change dev d0 root codel no_split_gso
+	check_eq "$($TCP qdisc show dev d0 | sed 's/[[:space:]]*$//')" \
+		"qdisc codel 1: root refcnt 2 limit 1000p target 5ms interval 100ms" "no_split_gso"
+	log_test "$name"
+}
