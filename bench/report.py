@@ -148,8 +148,8 @@ if cg:
 split = {}
 for line in read("split.out"):
     f = line.split()
-    if f and f[0] == "SPLIT" and len(f) == 13:
-        split.setdefault((f[1], f[2]), []).append([float(x) for x in f[4:13]])
+    if f and f[0] == "SPLIT" and len(f) == 12:
+        split.setdefault((f[1], f[2]), []).append([float(x) for x in f[4:12]])
     elif f and f[0] == "ERROR":
         errors.append(line)
 SNAMES = {"intree": "codel (in-tree)", "ours": "codel (ours)", "ours-split": "codel (ours) split_gso"}

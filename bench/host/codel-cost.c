@@ -166,8 +166,15 @@ int main(int argc, char **argv)
 		}
 		now += mode == 2 ? 10 : 1;
 	}
-	printf("mode %s: %lu pairs, %lu delivered, %u dropped, dropping %d\n",
-	       argv[1], n, delivered, q.drops, vars.dropping);
+	/* Print the counters, or the compiler drops their updates as dead. */
+	printf("mode %s: %lu pairs, %lu delivered, %u dropped, dropping %d, "
+	       "ok_to_drop %u, dequeue_calls %u\n", argv[1], n, delivered,
+	       q.drops, vars.dropping, stats.ok_to_drop, stats.dequeue_calls);
+#ifdef CODEL_HIST_BUCKETS
+	for (i = 0; i < CODEL_HIST_BUCKETS; i++)
+		printf("%s%u", i ? " " : "sojourn histogram: ", stats.sojourn_hist[i]);
+	printf("\n");
+#endif
 	return 0;
 usage:
 	fprintf(stderr, "usage: codel-cost fifo|nodrop|dropping N\n");
