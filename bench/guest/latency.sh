@@ -32,19 +32,6 @@ leaf_args() {
 	esac
 }
 
-# rotate N WORDS...: the words rotated left N times.
-rotate() {
-	n=$1
-	shift
-	while [ "$n" -gt 0 ]; do
-		first=$1
-		shift
-		set -- "$@" "$first"
-		n=$((n - 1))
-	done
-	echo "$@"
-}
-
 seqrtt() { sed -n 's/.*seq=\([0-9]*\) .* time=\([0-9.]*\) ms$/\1 \2/p'; }
 
 for rate in $rates; do

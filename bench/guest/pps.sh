@@ -39,18 +39,6 @@ setup() {
 
 pg() { echo "$2" >"$PG/$1"; }
 
-rotate() {
-	n=$1
-	shift
-	while [ "$n" -gt 0 ]; do
-		first=$1
-		shift
-		set -- "$@" "$first"
-		n=$((n - 1))
-	done
-	echo "$@"
-}
-
 rep=1
 while [ "$rep" -le "$reps" ]; do
 	# shellcheck disable=SC2086

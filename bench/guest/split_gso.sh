@@ -14,18 +14,6 @@ secs=$1 reps=$2 rates=$3
 tc() { /usr/local/sbin/tc-patched "$@"; }
 SENDER_GSO=on
 
-rotate() {
-	n=$1
-	shift
-	while [ "$n" -gt 0 ]; do
-		first=$1
-		shift
-		set -- "$@" "$first"
-		n=$((n - 1))
-	done
-	echo "$@"
-}
-
 for rate in $rates; do
 	rep=1
 	while [ "$rep" -le "$reps" ]; do

@@ -75,6 +75,19 @@ all_drained() {
 # dev_stat DEV COUNTER: a device counter in the current namespace.
 dev_stat() { cat "/sys/class/net/$1/statistics/$2"; }
 
+# rotate N WORDS...: the words rotated left N times (interleaved repeats).
+rotate() {
+	n=$1
+	shift
+	while [ "$n" -gt 0 ]; do
+		first=$1
+		shift
+		set -- "$@" "$first"
+		n=$((n - 1))
+	done
+	echo "$@"
+}
+
 # --- topology -------------------------------------------------------------
 
 topo_router_up() {
