@@ -116,8 +116,18 @@ topo_router_down() {
 
 # Start an iperf3 server in "far" (daemon) and wait until it listens.
 iperf_server_up() {
+	# A server still exiting from the last test would hold the port.
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		pidof iperf3 >/dev/null 2>&1 || break
+		sleep 0.2
+	done
 	ip netns exec far iperf3 -s -D >/dev/null 2>&1
-	sleep 0.3
+	# Wait until it listens on 5201 (0x1451) before any client starts.
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+		ip netns exec far cat /proc/net/tcp6 /proc/net/tcp 2>/dev/null |
+			grep -q ':1451 [0-9A-F:]* 0A ' && return 0
+		sleep 0.2
+	done
 }
 
 iperf_server_down() {
