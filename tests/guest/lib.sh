@@ -146,15 +146,18 @@ htb_with_leaf() {
 }
 
 # Static neighbours and no IPv6 on the path, so that the only packets
-# entering eth0's qdisc are those forwarded from near.
+# entering eth0's qdisc are the test's own (sent locally, or forwarded from
+# near when topo_router_up built the router).
 quiet_path() {
 	sysctl -qw net.ipv6.conf.eth0.disable_ipv6=1
 	ip netns exec far sysctl -qw net.ipv6.conf.eth1.disable_ipv6=1
-	ip netns exec near sysctl -qw net.ipv6.conf.veth1.disable_ipv6=1
-	sysctl -qw net.ipv6.conf.veth0.disable_ipv6=1
 	far_mac=$(ip netns exec far cat /sys/class/net/eth1/address)
 	ip neigh replace "$FAR" lladdr "$far_mac" dev eth0 nud permanent
 	ip -n far neigh replace 198.18.0.1 lladdr "$(cat /sys/class/net/eth0/address)" dev eth1 nud permanent
+	# The router half only when topo_router_up built it.
+	[ -e /sys/class/net/veth0 ] || return 0
+	ip netns exec near sysctl -qw net.ipv6.conf.veth1.disable_ipv6=1
+	sysctl -qw net.ipv6.conf.veth0.disable_ipv6=1
 	ip -n near neigh replace 198.18.1.1 lladdr "$(cat /sys/class/net/veth0/address)" dev veth1 nud permanent
 	ip neigh replace "$NEAR" lladdr "$(ip netns exec near cat /sys/class/net/veth1/address)" dev veth0 nud permanent
 }
