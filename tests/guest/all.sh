@@ -20,4 +20,5 @@ done
 [ -z "$only" ] || ALL_TESTS=$only
 # Last, after everything else has run: no leak reported (debug kernels).
 [ -n "$only" ] || ALL_TESTS="$ALL_TESTS kmemleak_clean"
+kmemleak_baseline
 run_tests
