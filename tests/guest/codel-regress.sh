@@ -86,6 +86,12 @@ drop_all_but_last_under_hfsc() { drop_all_but_last hfsc; }
 limit_trim_with_peeked_packet_under_tbf() {
 	name="regress: limit trimmed to 1 while TBF has peeked a packet"
 	require_cmd iperf3 "$name" || return
+	# The count below needs a queue that outlives two tc spawns; the debug
+	# kernel's sender barely exceeds 1 Mbit/s and each spawn takes seconds.
+	if debug_kernel; then
+		log_skip "$name" "no standing queue at 1 Mbit/s on the debug kernel"
+		return
+	fi
 	topo_router_up
 	tc qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 1600 latency 10s &&
 		tc qdisc add dev eth0 parent 1:1 handle 10: codel limit 1000 target 100s interval 100s
@@ -155,7 +161,9 @@ accounting() {
 	root=$(tc -s qdisc show dev eth0 | awk 'NR == 1, /backlog/' | tr '\n' ' ')
 	drops=$(dropped "$root")
 	diag "$1: offered $off delivered $del dropped $drops sent $(sent_pkts "$root")"
-	check_cmp "$off" -gt 1000 "traffic offered"
+	# Enough to fill limit 100 many times over (2 500 to 29 000 on Debian's
+	# kernel, 900 under prio on the debug kernel).
+	check_cmp "$off" -gt 500 "traffic offered"
 	check_eq "$off" "$(( del + drops ))" "offered vs delivered + dropped"
 	check_eq "$(sent_pkts "$root")" "$del" "root Sent vs far's rx_packets"
 	all_drained qdisc
