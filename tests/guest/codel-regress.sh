@@ -168,7 +168,6 @@ accounting() {
 	check_eq "$(sent_pkts "$root")" "$del" "root Sent vs far's rx_packets"
 	all_drained qdisc
 	check_err $? "backlog left"
-	unquiet_path
 	log_test "$name"
 }
 

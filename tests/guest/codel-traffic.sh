@@ -30,7 +30,6 @@ ping_counters_match_device() {
 	check_eq "$(( $(sent_pkts "$s1") - $(sent_pkts "$s0") ))" "$dp" "qdisc Sent packets vs eth0 tx_packets"
 	check_eq "$(( $(sent_bytes "$s1") - $(sent_bytes "$s0") ))" "$db" "qdisc Sent bytes vs eth0 tx_bytes"
 	check_eq "$(dropped "$s1")" 0 "drops while pinging"
-	unquiet_path
 	log_test "traffic: ping through codel, Sent counters match eth0"
 }
 

@@ -186,6 +186,7 @@ htb_with_leaf() {
 # entering eth0's qdisc are the test's own (sent locally, or forwarded from
 # near when topo_router_up built the router).
 quiet_path() {
+	QUIET=1
 	sysctl -qw net.ipv6.conf.eth0.disable_ipv6=1
 	ip netns exec far sysctl -qw net.ipv6.conf.eth1.disable_ipv6=1
 	far_mac=$(ip netns exec far cat /sys/class/net/eth1/address)
@@ -200,6 +201,9 @@ quiet_path() {
 }
 
 unquiet_path() {
+	# cleanup_all calls this after every test: only undo what was done.
+	[ -n "${QUIET:-}" ] || return 0
+	QUIET=
 	sysctl -qw net.ipv6.conf.eth0.disable_ipv6=0
 	ip netns exec far sysctl -qw net.ipv6.conf.eth1.disable_ipv6=0
 	ip neigh del "$FAR" dev eth0 2>/dev/null
