@@ -145,8 +145,8 @@ split_gso_segments_and_keeps_accounting() {
 		sleep 3
 		# mid-flow, one dump: HTB's qlen/backlog must equal its child's
 		tc -s qdisc show dev eth0 >/tmp/dump
-		c=$(awk '$1 == "qdisc" { on = ($3 == "10:") } on' /tmp/dump | tr '\n' ' ')
-		r=$(awk '$1 == "qdisc" { on = ($3 == "1:") } on' /tmp/dump | tr '\n' ' ')
+		c=$(block_of qdisc 10: /tmp/dump)
+		r=$(block_of qdisc 1: /tmp/dump)
 		check_eq "$(backlog_pkts "$r") $(backlog_bytes "$r")" "$(backlog_pkts "$c") $(backlog_bytes "$c")" \
 			"$mode: HTB backlog vs codel's, mid-flow"
 		wait

@@ -60,8 +60,7 @@ drop_all_but_last() {
 	# Drops inside the dropping state (the loop) happened: the patched tc
 	# shows the counter; count at the end is only a snapshot.
 	if [ -x /usr/local/sbin/tc-patched ]; then
-		loop=$(/usr/local/sbin/tc-patched -s qdisc show dev eth0 |
-			awk '$1 == "qdisc" { on = ($3 == "10:") } on' | tr '\n' ' ')
+		loop=$(/usr/local/sbin/tc-patched -s qdisc show dev eth0 | block_of qdisc 10:)
 		check_cmp "$(field "$loop" loop_drops)" -gt 0 "drops inside the dropping state"
 	fi
 	all_drained qdisc
@@ -106,14 +105,14 @@ limit_trim_with_peeked_packet_under_tbf() {
 	wait
 	sleep 1		# packets still in flight (veth backlog) reach TBF
 	tc -s qdisc show dev eth0 >/tmp/dump0
-	before=$(awk '$1 == "qdisc" { on = ($3 == "10:") } on' /tmp/dump0 | tr '\n' ' ')
-	rbefore=$(awk '$1 == "qdisc" { on = ($3 == "1:") } on' /tmp/dump0 | tr '\n' ' ')
+	before=$(block_of qdisc 10: /tmp/dump0)
+	rbefore=$(block_of qdisc 1: /tmp/dump0)
 	tc qdisc change dev eth0 parent 1:1 handle 10: codel limit 1
 	check_err $? "change limit 1"
 	# One dump for both levels, so no dequeue falls between the readings.
 	tc -s qdisc show dev eth0 >/tmp/dump
-	c=$(awk '$1 == "qdisc" { on = ($3 == "10:") } on' /tmp/dump | tr '\n' ' ')
-	r=$(awk '$1 == "qdisc" { on = ($3 == "1:") } on' /tmp/dump | tr '\n' ' ')
+	c=$(block_of qdisc 10: /tmp/dump)
+	r=$(block_of qdisc 1: /tmp/dump)
 	diag "before: backlog $(backlog_bytes "$before")b $(backlog_pkts "$before")p; after: codel $(backlog_bytes "$c")b $(backlog_pkts "$c")p, tbf $(backlog_bytes "$r")b $(backlog_pkts "$r")p"
 	check_cmp "$(backlog_pkts "$before")" -gt 10 "a queue had built before the change"
 	check_cmp "$(backlog_pkts "$c")" -le 1 "codel qlen within the new limit"

@@ -24,12 +24,19 @@ qdisc_line() {
 	tc qdisc show dev "$1" | head -n 1 | sed 's/[[:space:]]*$//'
 }
 
-# tc -s output of one qdisc (HANDLE like 1:) or class (classid like 1:10)
-# as one line.  Usage: stats_of qdisc|class DEV HANDLE
-stats_of() {
-	tc -s "$1" show dev "$2" | awk -v h="$3" -v kind="$1" '
+# One qdisc (HANDLE like 1:) or class (classid like 1:10) out of tc -s
+# output read from FILE or stdin, as one line.  Reading several levels from
+# one saved dump means no dequeue falls between the readings.
+# Usage: block_of qdisc|class HANDLE [FILE]
+block_of() {
+	awk -v h="$2" -v kind="$1" '
 		$1 == kind { on = ($3 == h) }
-		on { printf "%s ", $0 }'
+		on { printf "%s ", $0 }' ${3:+"$3"}
+}
+
+# tc -s output of one qdisc or class, live.  Usage: stats_of qdisc|class DEV HANDLE
+stats_of() {
+	tc -s "$1" show dev "$2" | block_of "$1" "$3"
 }
 
 # Value after the first KEY in a stats line (trailing comma removed).
