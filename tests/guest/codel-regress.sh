@@ -109,7 +109,9 @@ limit_trim_with_peeked_packet_under_tbf() {
 	rbefore=$(block_of qdisc 1: /tmp/dump0)
 	tc qdisc change dev eth0 parent 1:1 handle 10: codel limit 1
 	check_err $? "change limit 1"
-	# One dump for both levels, so no dequeue falls between the readings.
+	# One dump for both levels: the readings are microseconds apart, not
+	# a 100+ ms tc spawn (6.1 dumps without the qdisc lock, so a TBF
+	# dequeue could still fall between them: one per ~10 ms at 1 Mbit/s).
 	tc -s qdisc show dev eth0 >/tmp/dump
 	c=$(block_of qdisc 10: /tmp/dump)
 	r=$(block_of qdisc 1: /tmp/dump)
