@@ -116,7 +116,7 @@ check-debug: deps
 	$(MAKE) --no-print-directory all guest tc fuzz KERNELRELEASE=$$rel \
 		KDIR=$(CURDIR)/build/linux-debug/src && \
 	KERNELRELEASE=$$rel CHECK_ONLY=guest CHECK_LOG=build/check-debug \
-		GUEST_TIMEOUT=5400 scripts/check.sh
+		GUEST_TIMEOUT=7200 scripts/check.sh
 
 # Not part of check: SOAK_MINUTES of traffic with random live changes.
 soak: deps
