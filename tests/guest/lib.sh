@@ -25,8 +25,9 @@ qdisc_line() {
 }
 
 # One qdisc (HANDLE like 1:) or class (classid like 1:10) out of tc -s
-# output read from FILE or stdin, as one line.  Reading several levels from
-# one saved dump means no dequeue falls between the readings.
+# output read from FILE or stdin, as one line.  Several levels read from one
+# saved dump are microseconds apart, not a tc spawn apart (6.1 still reads
+# each qdisc's counters without its lock, so a dump is not atomic).
 # Usage: block_of qdisc|class HANDLE [FILE]
 block_of() {
 	awk -v h="$2" -v kind="$1" '
