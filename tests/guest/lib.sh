@@ -35,6 +35,35 @@ block_of() {
 		on { printf "%s ", $0 }' ${3:+"$3"}
 }
 
+# agreeing_dump DEV HANDLE_A HANDLE_B FN: take up to five "tc -s qdisc show"
+# dumps of DEV, 0.2 s apart, until shell function FN (given one qdisc's
+# block, prints some of its counters) prints the same for both qdiscs in one
+# dump.  A dump is not atomic (see block_of), so one packet can move between
+# the two readings; a real accounting drift makes every dump disagree.
+# Sets AGREE_A and AGREE_B (FN's text, from the last dump taken) and DUMPS
+# (every pair seen, for a diagnostic); returns 1 if no dump agreed or a
+# qdisc is missing.
+agreeing_dump() {
+	DUMPS=
+	for i in 1 2 3 4 5; do
+		tc -s qdisc show dev "$1" >/tmp/agreeing_dump
+		a=$(block_of qdisc "$2" /tmp/agreeing_dump)
+		b=$(block_of qdisc "$3" /tmp/agreeing_dump)
+		# Two missing qdiscs would agree: no such dump counts.
+		[ -n "$a" ] && [ -n "$b" ] || { DUMPS="$DUMPS [$2 or $3 missing]"; return 1; }
+		AGREE_A=$("$4" "$a")
+		AGREE_B=$("$4" "$b")
+		DUMPS="$DUMPS [$2 $AGREE_A, $3 $AGREE_B]"
+		[ "$AGREE_A" = "$AGREE_B" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# Counter sets for agreeing_dump, from one block.
+backlog_of() { echo "$(backlog_pkts "$1") $(backlog_bytes "$1")"; }
+sent_dropped_of() { echo "$(sent_pkts "$1") $(dropped "$1")"; }
+
 # tc -s output of one qdisc or class, live.  Usage: stats_of qdisc|class DEV HANDLE
 stats_of() {
 	tc -s "$1" show dev "$2" | block_of "$1" "$3"
