@@ -112,8 +112,8 @@ limit_trim_with_peeked_packet_under_tbf() {
 	# Both levels from one dump, microseconds apart, not a 100+ ms tc
 	# spawn; still, a TBF dequeue (one per ~10 ms at 1 Mbit/s) can fall
 	# between them, so up to five dumps until the backlogs agree.
-	agreeing_dump eth0 1: 10: backlog_of
-	check_err $? "TBF's qlen/backlog equal its only child's in no dump:$DUMPS"
+	agreeing_dump eth0 1: 10: backlog_of ||
+		{ check_err 1 "TBF's qlen/backlog vs its only child's in no dump"; diag "dumps:$DUMPS"; }
 	c=$(block_of qdisc 10: /tmp/agreeing_dump)
 	r=$(block_of qdisc 1: /tmp/agreeing_dump)
 	diag "before: backlog $(backlog_bytes "$before")b $(backlog_pkts "$before")p; after: codel $(backlog_bytes "$c")b $(backlog_pkts "$c")p, tbf $(backlog_bytes "$r")b $(backlog_pkts "$r")p"

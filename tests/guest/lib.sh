@@ -40,21 +40,21 @@ block_of() {
 # block, prints some of its counters) prints the same for both qdiscs in one
 # dump.  A dump is not atomic (see block_of), so one packet can move between
 # the two readings; a real accounting drift makes every dump disagree.
-# Sets AGREE_A and AGREE_B (FN's text, from the last dump taken) and DUMPS
-# (every pair seen, for a diagnostic); returns 1 if no dump agreed or a
-# qdisc is missing.
+# The last dump stays in /tmp/agreeing_dump (read it with block_of) and
+# DUMPS holds every pair seen, for a diagnostic.  Returns 1 if no dump agreed
+# or a qdisc is missing.
 agreeing_dump() {
 	DUMPS=
 	for i in 1 2 3 4 5; do
 		tc -s qdisc show dev "$1" >/tmp/agreeing_dump
-		a=$(block_of qdisc "$2" /tmp/agreeing_dump)
-		b=$(block_of qdisc "$3" /tmp/agreeing_dump)
+		ad_a=$(block_of qdisc "$2" /tmp/agreeing_dump)
+		ad_b=$(block_of qdisc "$3" /tmp/agreeing_dump)
 		# Two missing qdiscs would agree: no such dump counts.
-		[ -n "$a" ] && [ -n "$b" ] || { DUMPS="$DUMPS [$2 or $3 missing]"; return 1; }
-		AGREE_A=$("$4" "$a")
-		AGREE_B=$("$4" "$b")
-		DUMPS="$DUMPS [$2 $AGREE_A, $3 $AGREE_B]"
-		[ "$AGREE_A" = "$AGREE_B" ] && return 0
+		[ -n "$ad_a" ] && [ -n "$ad_b" ] || { DUMPS="$DUMPS [$2 or $3 missing]"; return 1; }
+		ad_a=$("$4" "$ad_a")
+		ad_b=$("$4" "$ad_b")
+		DUMPS="$DUMPS [$2 $ad_a, $3 $ad_b]"
+		[ "$ad_a" = "$ad_b" ] && return 0
 		sleep 0.2
 	done
 	return 1
