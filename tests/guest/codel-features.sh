@@ -57,18 +57,33 @@ histogram_counts_every_delivered_packet() {
 	total=$(echo "$hist" | tr ',' '\n' | awk '{ s += $1 } END { print s }')
 	diag "Sent $sent, histogram $hist, p50 bucket $3, p99 bucket $4"
 	check_eq "$total" "$sent" "histogram total vs Sent packets"
-	# CoDel holds the queue near 5 ms (TCG adds a few): the median is in
-	# 1.0..16.8 ms (buckets 3 to 6), far from the 1000-packet limit's
-	# 1.2 s; the p99 well below it too.
+	# tc's percentile buckets, recomputed here: the first bucket whose
+	# running total reaches pct% of all packets.
+	for pct in 50 99; do
+		want=$(echo "$hist" | tr ',' '\n' | awk -v t="$total" -v p="$pct" '
+			{ s += $1; if (s * 100 >= t * p) { print NR - 1; exit } }')
+		[ "$pct" = 50 ] && got=$3 || got=$4
+		check_eq "$got" "$want" "p$pct bucket vs the histogram"
+	done
+	# CoDel's standing queue stays near 5 ms (TCG adds a few): the median
+	# is in 1.0..16.8 ms (buckets 3 to 6); a 1000-packet FIFO would hold
+	# 1.2 s (bucket 13).  The p99 is the slow-start overshoot: RFC 8289
+	# (section 3) lets a burst stand for one interval (100 ms) before the
+	# first drop, while cwnd still doubles per RTT, so a few percent of a
+	# 5 s flow's packets wait 30..200 ms.  Bound it well under the FIFO's
+	# 1.2 s, not under the burst CoDel is designed to tolerate.
 	check_load "$3" -ge 3 "p50 bucket"
 	check_load "$3" -le 6 "p50 bucket"
-	check_load "$4" -le 8 "p99 bucket"
+	check_load "$4" -le 10 "p99 bucket (<268 ms)"
 	text=$($TCP -s qdisc show dev eth0 | grep '  sojourn')
 	diag "text: $text"
 	case $text in
 	"  sojourn "*" p50 <"*" p99 "*) ;;
 	*) check_err 1 "histogram text line: '$text'" ;;
 	esac
+	# The text line's non-empty buckets add up to the same total.
+	tsum=$(echo "$text" | tr ' ' '\n' | awk -F: '/^[<>]/ { s += $2 } END { print s + 0 }')
+	check_eq "$tsum" "$total" "text histogram total"
 	log_test "$name"
 }
 
