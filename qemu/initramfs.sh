@@ -57,12 +57,22 @@ mods=$(for m in $MODULES; do
 	modprobe -C /dev/null -d "$kroot" -S "$rel" -D "$m" 2>/dev/null |
 		awk '$1 == "insmod" { print $2 }'
 done | sort -u)
+# Stored uncompressed (6.12 ships .ko.xz): the guest's kmod then needs no
+# decompressor and TCG spends no time on it; depmod below indexes them.
+install_module() {
+	dest=.${1#"$kroot"}
+	mkdir -p "$(dirname "$dest")"
+	case $1 in
+	*.ko.xz) xz -dc "$1" >"${dest%.xz}" ;;
+	*.ko.zst) zstd -qdc "$1" >"${dest%.zst}" ;;
+	*) install -m 0644 "$1" "$dest" ;;
+	esac
+}
 for m in $mods; do
-	install -D -m 0644 "$m" ".${m#"$kroot"}"
+	install_module "$m"
 done
 # The in-tree codel too, for side-by-side comparisons (insmod by path).
-install -D -m 0644 "$kroot/lib/modules/$rel/kernel/net/sched/sch_codel.ko" \
-	"lib/modules/$rel/kernel/net/sched/sch_codel.ko"
+install_module "$(ls "$kroot/lib/modules/$rel/kernel/net/sched/sch_codel.ko"*)"
 cp "$kroot/lib/modules/$rel/modules.order" "$kroot/lib/modules/$rel/modules.builtin" \
 	"$kroot/lib/modules/$rel/modules.builtin.modinfo" "lib/modules/$rel/"
 # A placeholder for depmod; qemu/run overlays the real module at this path.

@@ -14,10 +14,13 @@ dir=$top/build/kernel/$rel
 [ -e "$dir/.done" ] && exit 0
 
 mkdir -p "$cache"
-deb=$(ls "$cache/linux-image-${rel}_"*.deb 2>/dev/null | tail -n 1 || true)
+deb=$(ls "$cache/linux-image-${rel}_"*.deb "$cache/linux-image-$rel-unsigned_"*.deb \
+	2>/dev/null | tail -n 1 || true)
 if [ -z "$deb" ]; then
-	(cd "$cache" && apt-get download "linux-image-$rel") ||
-		{ apt-get update -q && (cd "$cache" && apt-get download "linux-image-$rel"); }
+	# Through the private APT configuration, which also sees backports.
+	APT_CONFIG=$("$top/scripts/apt.sh")
+	export APT_CONFIG
+	(cd "$cache" && apt-get -q download "linux-image-$rel")
 	deb=$(ls "$cache/linux-image-${rel}_"*.deb | tail -n 1)
 fi
 rm -rf "$dir"
@@ -26,12 +29,19 @@ dpkg-deb -x "$deb" "$dir/root"
 depmod -b "$dir/root" "$rel"
 cp "$dir/root/boot/vmlinuz-$rel" "$dir/vmlinuz"
 
-# The bzImage is an XZ-compressed ELF behind a setup stub: find the XZ
-# magic and decompress one stream from there.
-off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$dir/vmlinuz" | head -n 1 | cut -d: -f1)
-if [ -n "$off" ] &&
-	tail -c +"$((off + 1))" "$dir/vmlinuz" | xz -dc --single-stream >"$dir/vmlinux" 2>/dev/null &&
-	[ "$(head -c 4 "$dir/vmlinux" | od -An -c | tr -d ' ')" = '177ELF' ]; then
+# The bzImage is a compressed ELF behind a setup stub (XZ in 6.1, zstd in
+# 6.12): find the first stream that decompresses to an ELF.
+elf_from() { # MAGIC DECOMPRESSOR...
+	magic=$1
+	shift
+	for off in $(LC_ALL=C grep -obUaP "$magic" "$dir/vmlinuz" | cut -d: -f1 | head -n 3); do
+		tail -c +"$((off + 1))" "$dir/vmlinuz" | "$@" >"$dir/vmlinux" 2>/dev/null
+		[ "$(head -c 4 "$dir/vmlinux" | od -An -c | tr -d ' ')" = '177ELF' ] && return 0
+	done
+	return 1
+}
+if elf_from '\xfd7zXZ\x00' xz -dc --single-stream ||
+	elf_from '\x28\xb5\x2f\xfd' zstd -qdc; then
 	:
 else
 	echo "kernel.sh: could not extract vmlinux; booting the bzImage" >&2

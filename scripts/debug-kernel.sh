@@ -11,7 +11,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=$top/build/linux-debug
 src=$work/src
-"$top/scripts/linux-source.sh"
+"$top/scripts/linux-source.sh" >/dev/null
 "$top/scripts/deps.sh" libelf-dev bc libssl-dev
 deb=$(ls "$top"/build/cache/linux-source-6.1_*.deb | tail -n 1)
 

@@ -9,7 +9,7 @@ set -eu
 
 PACKAGES="make gcc libc6-dev linux-headers-amd64 sparse
 	qemu-system-x86 busybox-static iproute2 iperf3 cpio kmod xz-utils
-	python3 perl ethtool gnuplot-nox bison flex pkg-config libmnl-dev dkms
+	python3 perl ethtool gnuplot-nox zstd bison flex pkg-config libmnl-dev dkms
 	valgrind $*"
 
 missing=

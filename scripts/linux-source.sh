@@ -1,28 +1,46 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
 #
-# Fetch Debian's linux-source-6.1 package into build/cache and extract the
-# few paths the project reads from it (checkpatch, tdc) into
-# build/linux-src.  Nothing of it is committed; reruns are no-ops.
+# scripts/linux-source.sh [KERNELRELEASE]: print build/linux-src/REL, a
+# directory holding the few paths the project reads from that kernel's
+# exact Debian source (linux-source-SERIES at the version of
+# linux-image-REL): checkpatch, tc-testing, and the in-tree CoDel sources
+# the differential test compiles.  Fetched through the private APT
+# configuration, extracted once; nothing of it is committed.
+# Without an argument, the default kernel (scripts/kernel-release.sh).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-cache=$top/build/cache
-dest=$top/build/linux-src
+rel=${1:-$("$top/scripts/kernel-release.sh")}
+dest=$top/build/linux-src/$rel
 stamp=$dest/.extracted
 PATHS="scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch
-	tools/testing/selftests/tc-testing"
+	tools/testing/selftests/tc-testing
+	include/net/codel.h include/net/codel_impl.h include/net/codel_qdisc.h
+	net/sched/sch_codel.c"
 
-[ -e "$stamp" ] && exit 0
-mkdir -p "$cache" "$dest"
-deb=$(ls "$cache"/linux-source-6.1_*.deb 2>/dev/null | tail -n 1)
-if [ -z "$deb" ]; then
-	(cd "$cache" && apt-get download linux-source-6.1) ||
-		{ apt-get update -q && (cd "$cache" && apt-get download linux-source-6.1); }
-	deb=$(ls "$cache"/linux-source-6.1_*.deb | tail -n 1)
+if [ -e "$stamp" ]; then
+	echo "$dest"
+	exit 0
 fi
+APT_CONFIG=$("$top/scripts/apt.sh")
+export APT_CONFIG
+# The image's package version names the source; 6.1.192-3 -> series 6.1.
+ver=$(apt-cache show "linux-image-$rel" "linux-image-$rel-unsigned" 2>/dev/null |
+	sed -n 's/^Version: //p' | head -n 1)
+[ -n "$ver" ] || { echo "linux-source: no linux-image-$rel in Debian's archive" >&2; exit 1; }
+series=$(echo "$ver" | cut -d. -f1,2)
+cache=$top/build/cache
+mkdir -p "$cache"
+deb=$cache/linux-source-${series}_${ver}_all.deb
+if [ ! -e "$deb" ]; then
+	(cd "$cache" && apt-get -q download "linux-source-$series=$ver" >&2)
+fi
+rm -rf "$dest"
+mkdir -p "$dest"
 members=
-for p in $PATHS; do members="$members linux-source-6.1/$p"; done
+for p in $PATHS; do members="$members linux-source-$series/$p"; done
 # shellcheck disable=SC2086
-dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/src/linux-source-6.1.tar.xz |
+dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/src/linux-source-$series.tar.xz" |
 	tar -xJ -C "$dest" --strip-components=1 $members
-echo "$(basename "$deb")" > "$stamp"
+echo "linux-source-$series $ver" >"$stamp"
+echo "$dest"

@@ -47,11 +47,11 @@ dkms_add_build() {
 }
 
 tc_patch_checkpatch() {
-	scripts/linux-source.sh
+	src=$(scripts/linux-source.sh)
 	for p in tc-patch/*.patch; do
 		# GIT_DIR away: inside our own git tree checkpatch reads a tracked
 		# file differently.
-		out=$(GIT_DIR=/nonexistent perl build/linux-src/scripts/checkpatch.pl --no-tree "$p" | grep "^total:")
+		out=$(GIT_DIR=/nonexistent perl "$src/scripts/checkpatch.pl" --no-tree "$p" | grep "^total:")
 		echo "$out" | grep -q 'total: 0 errors'
 		check_err $? "checkpatch on $p: $out"
 	done
