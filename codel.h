@@ -9,8 +9,9 @@
  * file builds into sch_codel.ko and into the userspace tests and simulator
  * (which supply <linux/types.h> and <linux/math64.h> through a small shim).
  *
- * Semantics follow Linux 6.1's include/net/codel_impl.h bit for bit, given
- * the same clock readings; see README.md, "Differences from the v12 seed".
+ * Semantics follow include/net/codel_impl.h of Debian's 6.1.192 kernel bit
+ * for bit, given the same clock readings (tests/diff compares the two on
+ * random traces, and with 6.12's); see docs/parity.md.
  *
  * Time
  * ----
@@ -29,7 +30,8 @@
  * whole interval CoDel enters the dropping state, drops (or ECN-marks) one
  * packet and schedules the next drop at interval / sqrt(count) later.  It
  * leaves the dropping state as soon as one packet's sojourn falls below
- * target or the backlog falls to one MTU.
+ * target or the backlog falls to one MTU, and forgets the deadline when
+ * the queue runs empty.
  */
 #ifndef _SCH_CODEL_CORE_H
 #define _SCH_CODEL_CORE_H
@@ -375,6 +377,15 @@ codel_dequeue(void *ctx, struct sk_buff *skb, codel_time_t now,
 
 	stats->dequeue_calls++;
 	if (!skb) {
+		/*
+		 * An empty queue has no standing delay: a queue that builds
+		 * up after this must stay above target for a whole interval
+		 * of its own before CoDel drops.  Without this reset, the
+		 * deadline of an episode that ended long ago would still be
+		 * armed and the first packet above target would be dropped
+		 * at once.
+		 */
+		vars->first_above_time = 0;
 		if (vars->dropping) {
 			vars->dropping = false;
 			ops->event(ctx, CODEL_EV_DROPPING_EXIT, vars, now);

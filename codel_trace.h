@@ -21,7 +21,7 @@ DECLARE_EVENT_CLASS(codel_decision,
 		    TP_PROTO(const struct Qdisc *sch, const struct codel_vars *vars,
 			     codel_time_t now),
 		    TP_ARGS(sch, vars, now),
-		    TP_STRUCT__entry(__string(dev, qdisc_dev(sch)->name)
+		    TP_STRUCT__entry(__array(char, dev, IFNAMSIZ)
 				     __field(u32, handle)
 				     __field(u32, sojourn_us)
 				     __field(u32, count)
@@ -29,7 +29,7 @@ DECLARE_EVENT_CLASS(codel_decision,
 				     __field(bool, dropping)),
 		    TP_fast_assign(codel_tdiff_t next = vars->drop_next - now;
 
-				   __assign_str(dev, qdisc_dev(sch)->name);
+				   strscpy(__entry->dev, qdisc_dev(sch)->name, IFNAMSIZ);
 				   __entry->handle = sch->handle;
 				   __entry->sojourn_us = codel_time_to_us(vars->ldelay);
 				   __entry->count = vars->count;
@@ -38,7 +38,7 @@ DECLARE_EVENT_CLASS(codel_decision,
 					-(s32)codel_time_to_us(-next);
 				   __entry->dropping = vars->dropping;),
 		    TP_printk("dev=%s handle=%x: sojourn_us=%u count=%u drop_next_us=%d dropping=%d",
-			      __get_str(dev), __entry->handle >> 16, __entry->sojourn_us,
+			      __entry->dev, __entry->handle >> 16, __entry->sojourn_us,
 			      __entry->count, __entry->drop_next_us, __entry->dropping)
 );
 

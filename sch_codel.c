@@ -37,18 +37,28 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/prefetch.h>
+#include <linux/sizes.h>
 #include <linux/skbuff.h>
 #include <linux/types.h>
 #include <net/inet_ecn.h>
 #include <net/pkt_sched.h>
 
 #include "codel.h"
+#include "compat.h"
 #include "pkt_sched_codel.h"
 
 #define CREATE_TRACE_POINTS
 #include "codel_trace.h"
 
 #define CODEL_DEFAULT_LIMIT	1000
+
+/*
+ * Largest MTU guard.  CoDel never drops while at most one MTU is queued;
+ * a device with an MTU over 1 MiB (dummy, loopback with a huge MTU) would
+ * otherwise switch CoDel off for every queue it could hold.  Same bound as
+ * the in-tree module (Debian 6.1.192).
+ */
+#define CODEL_MTU_GUARD_MAX	SZ_1M
 
 /* Smallest interval that is at least one 1024 ns codel time unit. */
 #define CODEL_INTERVAL_MIN_US	2
@@ -78,6 +88,11 @@ static struct codel_skb_cb *codel_cb(const struct sk_buff *skb)
 {
 	qdisc_cb_private_validate(skb, sizeof(struct codel_skb_cb));
 	return (struct codel_skb_cb *)qdisc_skb_cb(skb)->data;
+}
+
+static u32 codel_mtu_guard(const struct Qdisc *sch)
+{
+	return min_t(u32, psched_mtu(qdisc_dev(sch)), CODEL_MTU_GUARD_MAX);
 }
 
 static codel_time_t codel_now(void)
@@ -372,7 +387,7 @@ static int codel_change(struct Qdisc *sch, struct nlattr *opt,
 
 	sch_tree_lock(sch);
 
-	WRITE_ONCE(q->params.mtu, psched_mtu(qdisc_dev(sch)));
+	WRITE_ONCE(q->params.mtu, codel_mtu_guard(sch));
 	if (tb[TCA_CODEL_TARGET])
 		WRITE_ONCE(q->params.target,
 			   codel_us_to_time(nla_get_u32(tb[TCA_CODEL_TARGET])));
@@ -417,7 +432,7 @@ static int codel_init(struct Qdisc *sch, struct nlattr *opt,
 	struct codel_sched_data *q = qdisc_priv(sch);
 
 	sch->limit = CODEL_DEFAULT_LIMIT;
-	codel_params_init(&q->params, psched_mtu(qdisc_dev(sch)));
+	codel_params_init(&q->params, codel_mtu_guard(sch));
 	codel_vars_init(&q->vars);
 
 	if (opt) {
@@ -528,6 +543,7 @@ static struct Qdisc_ops codel_qdisc_ops __read_mostly = {
 	.dump_stats	= codel_dump_stats,
 	.owner		= THIS_MODULE,
 };
+MODULE_ALIAS_NET_SCH("codel");
 
 static int __init codel_module_init(void)
 {
