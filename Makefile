@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
 #
-# sch_codel: out-of-tree CoDel qdisc for Debian 12's 6.1 kernel.
+# sch_codel: out-of-tree CoDel qdisc for Debian's 6.1 and 6.12 kernels.
 #
 #   make            module (build/module/<release>/sch_codel.ko) + simulator
 #   make unit       host unit tests of codel.h
 #   make check      unit tests, then the in-guest suite under QEMU
+#   make check-all  make check with one guest suite per supported kernel
 #   make tc         build/tc: Debian's tc with tc-patch/ applied
 #   make demo       pfifo vs codel at 10 Mbit/s, in QEMU
 #   make bench      latency and per-packet cost, ours vs in-tree vs pfifo
@@ -12,14 +13,18 @@
 #   make style      checkpatch --strict, sparse (C=2) and W=1 on the module
 #
 # KERNELRELEASE defaults to the release of Debian's installed
-# linux-headers-amd64; KDIR to its build tree.  Override either.
+# linux-headers-amd64 (6.1); KDIR to its build tree, or for any other
+# release to Debian's headers unpacked under build/headers (never
+# installed).  Override either.  KERNELS: the releases check-all, style
+# and flavours cover (docs/kernels.md).
 
 KERNELRELEASE ?= $(shell scripts/kernel-release.sh)
-KDIR ?= /lib/modules/$(KERNELRELEASE)/build
+KDIR ?= $(if $(KERNELRELEASE),$(shell scripts/kernel-headers.sh $(KERNELRELEASE)))
+KERNELS ?= $(KERNELRELEASE) $(shell scripts/kernel-release.sh 6.12)
 BUILD := build
 MODDIR := $(BUILD)/module/$(KERNELRELEASE)
 MODULE := $(MODDIR)/sch_codel.ko
-MOD_SRCS := Kbuild dkms.conf sch_codel.c codel.h codel_trace.h pkt_sched_codel.h
+MOD_SRCS := Kbuild dkms.conf sch_codel.c codel.h codel_trace.h compat.h pkt_sched_codel.h
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 FLAVOURS := amd64 cloud-amd64 rt-amd64
 DESTDIR ?=
@@ -34,7 +39,7 @@ FUZZ := $(BUILD)/codel-fuzz
 SOAK_MINUTES ?= 10
 UNIT := $(BUILD)/test-codel
 
-.PHONY: all module sim unit check check-guest demo shell style deps clean \
+.PHONY: all module sim unit check check-all check-guest demo shell style deps clean \
 	headers distclean guest tc install dkms-add flavours bench soak fuzz \
 	check-debug
 
@@ -48,6 +53,7 @@ deps:
 headers:
 	@test -n "$(KERNELRELEASE)" && test -e "$(KDIR)/Makefile" || \
 		scripts/deps.sh
+	@test -e "$(KDIR)/Makefile" || scripts/kernel-headers.sh $(KERNELRELEASE) >/dev/null
 
 module: $(MODULE)
 
@@ -103,7 +109,16 @@ $(FUZZ): tests/fuzz/codel-fuzz.c pkt_sched_codel.h
 # Both install what they need first (Debian packages only), then build.
 check: deps
 	@$(MAKE) --no-print-directory all guest tc fuzz
-	scripts/check.sh
+	CHECK_KERNELS=$(KERNELRELEASE) scripts/check.sh
+
+# Host tests once, then the guest suite on every kernel in KERNELS (one
+# boot each); one combined summary line.
+check-all: deps
+	@$(MAKE) --no-print-directory all tc fuzz
+	@for r in $(KERNELS); do \
+		$(MAKE) --no-print-directory guest KERNELRELEASE=$$r || exit 1; \
+	done
+	CHECK_KERNELS="$(KERNELS)" scripts/check.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all guest
@@ -141,12 +156,13 @@ dkms-add:
 	install -m 0644 $(MOD_SRCS) $(DESTDIR)/usr/src/sch_codel-$(VERSION)/
 	dkms add -m sch_codel -v $(VERSION)
 
-# Build without warnings against each Debian flavour's headers.
+# Build without warnings against each Debian flavour's headers, in
+# every supported series.
 flavours:
 	scripts/flavours.sh $(FLAVOURS)
 
 style: headers
-	scripts/style.sh $(KDIR)
+	scripts/style.sh $(KERNELS)
 
 clean:
 	-@if test -e "$(KDIR)/Makefile" && test -d $(MODDIR); then \

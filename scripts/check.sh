@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
 #
-# make check: host unit tests, the simulator cross-check, host packaging
-# tests, then the in-guest suite (one boot, tdc included), then one summary
-# line over all of them.  CHECK_ONLY=guest runs the guest suite alone
+# make check: host unit tests, the simulator cross-check, the differential
+# test against each kernel's own CoDel, host packaging tests, then the
+# in-guest suite (one boot per kernel in CHECK_KERNELS, tdc included), then
+# one summary line over all of them.  CHECK_ONLY=guest runs the guest suite alone
 # (make check-debug), CHECK_LOG and GUEST_TIMEOUT adjust where logs go and
 # how long the guest may take.  Exit status non-zero on any failure, including
 # a guest that panicked, hung or logged a kernel warning.
@@ -12,6 +13,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 log=$top/${CHECK_LOG:-build/check}
 only=${CHECK_ONLY:-}
+# The kernels whose guest suite runs, one boot each (make check-all: all).
+kernels=${CHECK_KERNELS:-${KERNELRELEASE:-$(scripts/kernel-release.sh)}}
 mkdir -p "$log"
 
 # summary FILE: "P F S" from the last "N passed, N failed[, N skipped]" line.
@@ -44,11 +47,16 @@ start=$(date +%s)
 if [ -z "$only" ]; then
 	suite unit make -s unit
 	suite sim tests/host/sim.sh
+	suite diff tests/host/diff.sh $kernels
 	suite host tests/host/packaging.sh
 fi
-scripts/tdc-prepare.sh
-suite guest qemu/run --timeout "${GUEST_TIMEOUT:-1800}" --log "$log/guest" --add build/tdc=/payload/tdc \
-	--add build/codel-fuzz=/usr/local/bin/codel-fuzz tests/guest/all.sh
-echo "=== check finished in $(( $(date +%s) - start ))s; logs in $log"
+for rel in $kernels; do
+	tdc=$(scripts/tdc-prepare.sh "$rel")
+	export KERNELRELEASE=$rel
+	suite "guest-$rel" qemu/run --timeout "${GUEST_TIMEOUT:-1800}" \
+		--log "$log/guest-$rel" --add "$tdc=/payload/tdc" \
+		--add build/codel-fuzz=/usr/local/bin/codel-fuzz tests/guest/all.sh
+done
+echo "=== check finished in $(( $(date +%s) - start ))s on $kernels; logs in $log"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$bad" = 0 ] && [ "$failed" = 0 ]

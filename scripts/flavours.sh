@@ -2,27 +2,31 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
 #
 # make flavours: build the module with W=1 against the headers of each
-# Debian kernel flavour given (same ABI as linux-headers-amd64), installing
-# the headers if missing.  Any compiler warning fails.
+# Debian kernel flavour given, in both supported series (Debian 12's 6.1
+# and bookworm-backports' 6.12).  Headers that are not installed are
+# unpacked under build/headers (scripts/kernel-headers.sh), never
+# installed.  Any compiler warning fails.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-abi=$("$top/scripts/kernel-release.sh")
-abi=${abi%-amd64}
-pkgs=
-for f in "$@"; do pkgs="$pkgs linux-headers-$abi-$f"; done
-# shellcheck disable=SC2086
-"$top/scripts/deps.sh" $pkgs
 rc=0
-for f in "$@"; do
-	rel=$abi-$f
-	log=$top/build/flavour-$rel.log
-	if make -s -C "$top" module KERNELRELEASE="$rel" W=1 >"$log" 2>&1 &&
-		! grep -qi 'warning\|error' "$log"; then
-		echo "ok    $rel: $(modinfo -F vermagic "$top/build/module/$rel/sch_codel.ko")"
-	else
-		echo "FAIL  $rel (see $log):"
-		cat "$log"
-		rc=1
-	fi
+for series in 6.1 6.12; do
+	for f in "$@"; do
+		rel=$("$top/scripts/kernel-release.sh" "$series" "$f")
+		if [ -z "$rel" ]; then
+			# Debian 12's flavours share linux-headers-amd64's ABI.
+			abi=$("$top/scripts/kernel-release.sh" "$series")
+			rel=${abi%-amd64}-$f
+		fi
+		log=$top/build/flavour-$rel.log
+		if kdir=$("$top/scripts/kernel-headers.sh" "$rel" 2>"$log") &&
+			make -s -C "$top" module KERNELRELEASE="$rel" KDIR="$kdir" W=1 >>"$log" 2>&1 &&
+			! grep -v 'Skipping BTF' "$log" | grep -qi 'warning\|error'; then
+			echo "ok    $rel: $(modinfo -F vermagic "$top/build/module/$rel/sch_codel.ko")"
+		else
+			echo "FAIL  $rel (see $log):"
+			cat "$log"
+			rc=1
+		fi
+	done
 done
 exit $rc

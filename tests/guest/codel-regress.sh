@@ -16,6 +16,7 @@ ALL_TESTS="$ALL_TESTS
 	accounting_netem
 	ecn_codepoints_ipv4
 	ecn_codepoints_ipv6
+	mtu_guard_capped_on_huge_mtu
 "
 
 # Leaf "codel target 1us interval 2us": 0 and 1 codel time units.  Once in
@@ -226,3 +227,43 @@ ecn_codepoints() {
 
 ecn_codepoints_ipv4() { ecn_codepoints v4; }
 ecn_codepoints_ipv6() { ecn_codepoints v6; }
+
+# A device whose MTU is over 1 MiB (dummy at 2000000): the MTU guard (no
+# drop while one MTU or less is queued) is capped at 1 MiB, as in Debian's
+# 6.1.192 in-tree module.  Uncapped, a 1.6 MB standing queue of 4000-byte
+# packets (limit 400) would never be dropped from: seen on 6.12.95's
+# in-tree module, and on ours before the cap (ldelay 8 s, 0 drops).
+mtu_guard_capped_on_huge_mtu() {
+	name="regress: MTU 2000000 device, codel still drops a 1.6 MB standing queue"
+	dummy_up
+	ip link set d0 mtu 2000000
+	check_eq "$(cat /sys/class/net/d0/mtu)" 2000000 "d0's MTU"
+	tc qdisc add dev d0 root handle 1: htb default 10 &&
+		tc class add dev d0 parent 1: classid 1:10 htb rate 1mbit burst 4500 &&
+		tc qdisc add dev d0 parent 1:10 handle 10: codel limit 400
+	check_err $? "HTB 1 Mbit/s with a codel leaf on d0"
+	modprobe pktgen
+	pg() { echo "$2" >"/proc/net/pktgen/$1"; }
+	pg kpktgend_0 rem_device_all
+	pg kpktgend_0 "add_device d0"
+	pg d0 "count 1000"
+	pg d0 "pkt_size 4000"
+	pg d0 "delay 0"
+	pg d0 "xmit_mode queue_xmit"
+	pg d0 "dst 198.18.9.2"
+	pg d0 "dst_mac 02:00:00:00:00:02"
+	pg pgctrl start
+	# 4000 B at 1 Mbit/s is 32 ms a packet: 3 s of dequeues, far past
+	# the 100 ms interval, while the queue stays over 262 packets (1 MiB).
+	sleep 3
+	st=$(stats_of qdisc d0 10:)
+	pg kpktgend_0 rem_device_all
+	# Precondition: a standing queue far above target and above 1 MiB.
+	over=$(field "$st" drop_overlimit)
+	ldelay=$(to_us "$(field "$st" ldelay)")
+	check_cmp "${over:-0}" -gt 0 "the queue reached its limit (drop_overlimit): $st"
+	check_cmp "${ldelay:-0}" -gt 1000000 "a standing queue over 1 s (ldelay): $st"
+	codel_drops=$(( $(dropped "$st") - ${over:-0} ))
+	check_cmp "$codel_drops" -gt 0 "CoDel drops with the MTU guard capped at 1 MiB: $st"
+	log_test "$name"
+}
