@@ -31,7 +31,7 @@
  *    it was and says why in extack.  Settings are written with WRITE_ONCE()
  *    under the tree lock and read with READ_ONCE() by the lockless dump.
  *    Lowering "limit" trims from the head, including a packet a parent has
- *    already peeked (qdisc_dequeue_internal()).
+ *    already peeked (codel_trim_head()).
  */
 
 #include <linux/kernel.h>
@@ -360,6 +360,26 @@ static int codel_validate(const struct codel_sched_data *q, struct nlattr **tb,
 	return 0;
 }
 
+/*
+ * Take the oldest packet for a limit trim, a packet a parent has peeked
+ * (stashed in gso_skb) first, with qlen and backlog both reduced.  This is
+ * what qdisc_dequeue_internal(sch, true) does in Debian's 6.1.192, but in
+ * 6.12.95 that helper leaves the backlog to its caller: spelled out here,
+ * the trim is right on both without a version test.
+ */
+static struct sk_buff *codel_trim_head(struct Qdisc *sch)
+{
+	struct sk_buff *skb = __skb_dequeue(&sch->gso_skb);
+
+	if (skb)
+		sch->q.qlen--;
+	else
+		skb = __qdisc_dequeue_head(&sch->q);
+	if (skb)
+		qdisc_qstats_backlog_dec(sch, skb);
+	return skb;
+}
+
 static int codel_change(struct Qdisc *sch, struct nlattr *opt,
 			struct netlink_ext_ack *extack)
 {
@@ -411,8 +431,7 @@ static int codel_change(struct Qdisc *sch, struct nlattr *opt,
 			   nla_get_u8(tb[TCA_CODEL_CE_THRESHOLD_MASK]));
 
 	while (sch->q.qlen > sch->limit) {
-		/* Takes a packet a parent has peeked (gso_skb) first. */
-		struct sk_buff *skb = qdisc_dequeue_internal(sch, true);
+		struct sk_buff *skb = codel_trim_head(sch);
 
 		if (!skb)
 			break;
