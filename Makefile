@@ -53,7 +53,6 @@ deps:
 headers:
 	@test -n "$(KERNELRELEASE)" && test -e "$(KDIR)/Makefile" || \
 		scripts/deps.sh
-	@test -e "$(KDIR)/Makefile" || scripts/kernel-headers.sh $(KERNELRELEASE) >/dev/null
 
 module: $(MODULE)
 

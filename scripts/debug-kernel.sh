@@ -11,7 +11,10 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=$top/build/linux-debug
 src=$work/src
-"$top/scripts/linux-source.sh" >/dev/null
+# The source of Debian's default kernel: its release is recorded below so
+# that tdc and checkpatch for this kernel come from the same source.
+srcrel=$("$top/scripts/kernel-release.sh")
+"$top/scripts/linux-source.sh" "$srcrel" >/dev/null
 "$top/scripts/deps.sh" libelf-dev bc libssl-dev
 deb=$(ls "$top"/build/cache/linux-source-6.1_*.deb | tail -n 1)
 
@@ -90,5 +93,6 @@ fi
 # made KASAN report a valid 5-level direct-map address as a wild access
 # (handle_edge_irq -> do_raw_spin_lock at 1.3 s, before any module loaded).
 echo "pci=noacpi rcupdate.rcu_cpu_stall_timeout=120 no5lvl" >"$dest/cmdline"
+echo "$srcrel" >"$dest/source-release"
 echo "$rel" >"$work/release"
 echo "$rel"

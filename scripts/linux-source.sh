@@ -11,6 +11,9 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 rel=${1:-$("$top/scripts/kernel-release.sh")}
+# A kernel built here from a Debian source (scripts/debug-kernel.sh) reads
+# that source.
+[ ! -e "$top/build/kernel/$rel/source-release" ] || rel=$(cat "$top/build/kernel/$rel/source-release")
 dest=$top/build/linux-src/$rel
 stamp=$dest/.extracted
 PATHS="scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch
