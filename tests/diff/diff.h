@@ -42,6 +42,19 @@ struct diff_state {
 	bool		dropping;
 };
 
+/*
+ * The kernel's and our codel_vars/codel_stats are different types with
+ * the same field names: one initializer reads either.
+ */
+#define DIFF_STATE(vars, stats, backlog_, qlen_) ((struct diff_state){	\
+	.count = (vars).count, .lastcount = (vars).lastcount,		\
+	.first_above_time = (vars).first_above_time,			\
+	.drop_next = (vars).drop_next, .ldelay = (vars).ldelay,		\
+	.maxpacket = (stats).maxpacket, .ecn_mark = (stats).ecn_mark,	\
+	.ce_mark = (stats).ce_mark, .backlog = (backlog_),		\
+	.qlen = (qlen_), .rec_inv_sqrt = (vars).rec_inv_sqrt,		\
+	.dropping = (vars).dropping })
+
 void *ref_new(const struct diff_cfg *cfg);
 bool ref_enqueue(void *q, uint64_t now_ns, uint32_t len, uint8_t dsfield);
 void ref_dequeue(void *q, uint64_t now_ns, struct diff_out *out);

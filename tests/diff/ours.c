@@ -45,20 +45,7 @@ void ours_state(void *ctx, struct diff_state *st)
 {
 	struct pktq *q = ctx;
 
-	*st = (struct diff_state){
-		.count = q->vars.count,
-		.lastcount = q->vars.lastcount,
-		.first_above_time = q->vars.first_above_time,
-		.drop_next = q->vars.drop_next,
-		.ldelay = q->vars.ldelay,
-		.maxpacket = q->stats.maxpacket,
-		.ecn_mark = q->stats.ecn_mark,
-		.ce_mark = q->stats.ce_mark,
-		.backlog = q->backlog,
-		.qlen = q->qlen,
-		.rec_inv_sqrt = q->vars.rec_inv_sqrt,
-		.dropping = q->vars.dropping,
-	};
+	*st = DIFF_STATE(q->vars, q->stats, q->backlog, q->qlen);
 }
 
 void ours_trim(void *ctx, uint32_t n)

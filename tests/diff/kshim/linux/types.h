@@ -9,17 +9,10 @@
 #define _DIFF_KSHIM_TYPES_H
 
 #include <limits.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <string.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int32_t s32;
-typedef int64_t s64;
+/* The fixed-width types, as the rest of the userspace builds have them. */
+#include "../../../../user/shim/linux/types.h"
 
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define likely(x)	__builtin_expect(!!(x), 1)
