@@ -14,6 +14,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 apt=$top/build/apt
 conf=$apt/apt.conf
 
+# The stamp names this layout (with backports): a build/apt written by an
+# older tree, without it, is rewritten.
 if [ ! -e "$apt/.configured-v2" ]; then
 	rm -rf "$apt/sources.list.d" "$apt/state/lists"
 	mkdir -p "$apt/sources.list.d" "$apt/state/lists/partial" \

@@ -4,9 +4,9 @@
 # make check: host unit tests, the simulator cross-check, the differential
 # test against each kernel's own CoDel, host packaging tests, then the
 # in-guest suite (one boot per kernel in CHECK_KERNELS, tdc included), then
-# one summary line over all of them.  CHECK_ONLY=guest runs the guest suite alone
-# (make check-debug), CHECK_LOG and GUEST_TIMEOUT adjust where logs go and
-# how long the guest may take.  Exit status non-zero on any failure, including
+# one summary line over all of them.  CHECK_ONLY=guest runs the guest suites
+# alone (make check-debug), CHECK_LOG and GUEST_TIMEOUT adjust where logs go
+# and how long the guest may take.  Exit status non-zero on any failure, including
 # a guest that panicked, hung or logged a kernel warning.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
