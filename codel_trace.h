@@ -55,6 +55,38 @@ CODEL_DEFINE_EVENT(codel_ce_mark);
 CODEL_DEFINE_EVENT(codel_dropping_enter);
 CODEL_DEFINE_EVENT(codel_dropping_exit);
 
+/*
+ * One event per dequeue or peek in which CoDel dropped: what the parents
+ * are about to be told, and what is still in the FIFO at that moment
+ * (qlen 0: the drops emptied it, the case CVE-2025-37798 was about; a
+ * peeked packet is not counted yet).  Only that call's drops, so a test can
+ * show from the outside that the condition it guards really happened.
+ */
+TRACE_EVENT_CONDITION(codel_dequeue_drops,
+		      TP_PROTO(const struct Qdisc *sch, u32 drops, u32 bytes,
+			       bool peek),
+		      TP_ARGS(sch, drops, bytes, peek),
+		      TP_CONDITION(drops),
+		      TP_STRUCT__entry(__array(char, dev, IFNAMSIZ)
+				       __field(u32, handle)
+				       __field(u32, drops)
+				       __field(u32, bytes)
+				       __field(u32, qlen)
+				       __field(u32, backlog)
+				       __field(bool, peek)),
+		      TP_fast_assign(strscpy(__entry->dev, qdisc_dev(sch)->name, IFNAMSIZ);
+				     __entry->handle = sch->handle;
+				     __entry->drops = drops;
+				     __entry->bytes = bytes;
+				     __entry->qlen = sch->q.qlen;
+				     __entry->backlog = sch->qstats.backlog;
+				     __entry->peek = peek;),
+		      TP_printk("dev=%s handle=%x: drops=%u bytes=%u qlen=%u backlog=%u peek=%d",
+				__entry->dev, __entry->handle >> 16, __entry->drops,
+				__entry->bytes, __entry->qlen, __entry->backlog,
+				__entry->peek)
+);
+
 #endif /* _CODEL_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

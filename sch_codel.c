@@ -174,8 +174,11 @@ static const struct codel_pkt_ops codel_qdisc_pkt_ops = {
 	.event		= codel_pkt_event,
 };
 
-/* Run CoDel on the head; the caller reports this call's drops. */
-static struct sk_buff *codel_run(struct Qdisc *sch)
+/*
+ * Run CoDel on the head for a dequeue (@peek false) or a peek; the caller
+ * reports this call's drops.
+ */
+static struct sk_buff *codel_run(struct Qdisc *sch, bool peek)
 {
 	struct codel_sched_data *q = qdisc_priv(sch);
 	struct sk_buff *skb = codel_pkt_dequeue(sch);
@@ -185,6 +188,8 @@ static struct sk_buff *codel_run(struct Qdisc *sch)
 			    &q->stats, &codel_qdisc_pkt_ops);
 	if (skb)
 		qdisc_bstats_update(sch, skb);
+	trace_codel_dequeue_drops(sch, q->stats.drop_count, q->stats.drop_len,
+				  peek);
 	return skb;
 }
 
@@ -206,7 +211,7 @@ static void codel_report_drops(struct Qdisc *sch)
 
 static struct sk_buff *codel_qdisc_dequeue(struct Qdisc *sch)
 {
-	struct sk_buff *skb = codel_run(sch);
+	struct sk_buff *skb = codel_run(sch, false);
 
 	codel_report_drops(sch);
 	return skb;
@@ -224,7 +229,7 @@ static struct sk_buff *codel_qdisc_peek(struct Qdisc *sch)
 	if (skb)
 		return skb;
 
-	skb = codel_run(sch);
+	skb = codel_run(sch, true);
 	if (skb) {
 		__skb_queue_head(&sch->gso_skb, skb);
 		qdisc_qstats_backlog_inc(sch, skb);
