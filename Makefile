@@ -10,6 +10,7 @@
 #   make demo       pfifo vs codel at 10 Mbit/s, in QEMU
 #   make bench      latency and per-packet cost, ours vs in-tree vs pfifo
 #   make soak       SOAK_MINUTES (10) of traffic with random live changes
+#   make mutate     mutation testing: tests/mutants/*.patch must each fail
 #   make style      checkpatch --strict, sparse (C=2) and W=1 on the module
 #
 # KERNELRELEASE defaults to the release of Debian's installed
@@ -41,7 +42,7 @@ UNIT := $(BUILD)/test-codel
 
 .PHONY: all module sim unit check check-all check-guest demo shell style deps clean \
 	headers distclean guest tc install dkms-add flavours bench soak fuzz \
-	check-debug
+	check-debug mutate
 
 all: headers
 	@$(MAKE) --no-print-directory module sim
@@ -131,6 +132,12 @@ check-debug: deps
 		KDIR=$(CURDIR)/build/linux-debug/src && \
 	KERNELRELEASE=$$rel CHECK_ONLY=guest CHECK_LOG=build/check-debug \
 		GUEST_TIMEOUT=7200 scripts/check.sh
+
+# Not part of check: each tests/mutants/*.patch against the tests that
+# must catch it (scripts/mutate.sh).
+mutate: deps
+	@$(MAKE) --no-print-directory all guest
+	scripts/mutate.sh
 
 # Not part of check: SOAK_MINUTES of traffic with random live changes.
 soak: deps

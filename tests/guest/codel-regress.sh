@@ -5,9 +5,11 @@
 # Sourced by all.sh.
 
 ALL_TESTS="$ALL_TESTS
-	drop_all_but_last_under_htb
-	drop_all_but_last_under_drr
-	drop_all_but_last_under_hfsc
+	drop_to_empty_in_dequeue_under_htb
+	drop_to_empty_in_peek_under_drr
+	drop_to_empty_in_peek_under_qfq
+	drop_to_empty_in_peek_under_hfsc
+	drop_to_empty_in_peek_under_tbf
 	limit_trim_with_peeked_packet_under_tbf
 	accounting_root
 	accounting_htb
@@ -20,65 +22,143 @@ ALL_TESTS="$ALL_TESTS
 "
 
 # Leaf "codel target 1us interval 2us": 0 and 1 codel time units.  Once in
-# the dropping state every drop is already due, so one dequeue drops every
-# packet but the last, which leaves the queue empty in the same call that
-# dropped: the drops must reach the parents before it returns.
+# the dropping state every drop is already due, so one dequeue (or peek)
+# drops every packet but the last.
 AGGRESSIVE="codel target 1us interval 2us"
 
-# parent_setup KIND: a 1 Mbit/s parent of KIND with the aggressive leaf 10:.
+# aggressive_leaf PARENT: codel 10: under PARENT, $AGGRESSIVE.
+aggressive_leaf() {
+	# shellcheck disable=SC2086
+	tc qdisc add dev eth0 parent "$1" handle 10: $AGGRESSIVE
+}
+
+# parent_setup KIND: a 1 Mbit/s tree of KIND with the aggressive leaf 10:.
+# Rate-less parents (DRR, QFQ) sit under a TBF, whose burst holds a whole
+# GSO packet (a smaller one would make TBF segment it before codel).
 parent_setup() {
 	case $1 in
 	htb)
-		# shellcheck disable=SC2086
-		htb_with_leaf 1mbit $AGGRESSIVE ;;
+		tc qdisc add dev eth0 root handle 1: htb default 10 &&
+		tc class add dev eth0 parent 1: classid 1:10 htb rate 1mbit ceil 1mbit quantum 1514 &&
+		aggressive_leaf 1:10 ;;
 	drr)
-		tc qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 3000 latency 1s &&
+		tc qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 20000 latency 10s &&
 		tc qdisc add dev eth0 parent 1:1 handle 2: drr &&
 		tc class add dev eth0 parent 2: classid 2:1 drr &&
 		tc filter add dev eth0 parent 2: protocol all matchall classid 2:1 &&
-		# shellcheck disable=SC2086
-		tc qdisc add dev eth0 parent 2:1 handle 10: $AGGRESSIVE ;;
+		aggressive_leaf 2:1 ;;
+	qfq)
+		tc qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 20000 latency 10s &&
+		tc qdisc add dev eth0 parent 1:1 handle 2: qfq &&
+		tc class add dev eth0 parent 2: classid 2:1 qfq weight 1 maxpkt 65536 &&
+		tc filter add dev eth0 parent 2: protocol all matchall classid 2:1 &&
+		aggressive_leaf 2:1 ;;
 	hfsc)
 		tc qdisc add dev eth0 root handle 1: hfsc default 10 &&
 		tc class add dev eth0 parent 1: classid 1:10 hfsc sc rate 1mbit ul rate 1mbit &&
-		# shellcheck disable=SC2086
-		tc qdisc add dev eth0 parent 1:10 handle 10: $AGGRESSIVE ;;
+		aggressive_leaf 1:10 ;;
+	tbf)
+		tc qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 20000 latency 10s &&
+		aggressive_leaf 1:1 ;;
 	esac
 }
 
-drop_all_but_last() {
-	name="regress: $1 parent, codel drops all but the last packet in one dequeue"
-	require_cmd iperf3 "$name" || return
-	topo_router_up
-	parent_setup "$1"
-	check_err $? "$1 setup"
-	iperf_server_up
-	ip netns exec near iperf3 -c "$FAR" -u -b 10M -l 1200 -t 2 >/dev/null 2>&1
-	sleep 2
-	s=$(stats_of qdisc eth0 10:)
-	diag "$1 leaf: $(echo "$s" | tr -s ' ')"
-	check_cmp "$(dropped "$s")" -gt 100 "CoDel dropped"
-	# Drops inside the dropping state (the loop) happened: the patched tc
-	# shows the counter; count at the end is only a snapshot.
-	if [ -x /usr/local/sbin/tc-patched ]; then
-		loop=$(/usr/local/sbin/tc-patched -s qdisc show dev eth0 | block_of qdisc 10:)
-		check_cmp "$(field "$loop" loop_drops)" -gt 0 "drops inside the dropping state"
+# Every qdisc and class (TBF has none) of eth0 reads "backlog 0b 0p"
+# (polled: a burst takes ~0.6 s at 1 Mbit/s).  Returns 1 after 60 tries.
+tree_drained() {
+	for _ in $(seq 60); do
+		all_drained qdisc && { all_drained class ||
+			! tc -s class show dev eth0 | grep -q 'backlog '; } && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# The GSO packets: 8 segments of 1400 bytes, 11536 bytes on the wire, far
+# over CoDel's MTU guard (1514), so the guard lets CoDel drop the packet
+# before the last one and the dequeue that did so leaves the queue empty.
+GSO_SEGS=8
+GSO_BURST=10
+GSO_ROUNDS=3
+
+# drop_to_empty KIND PEEK: GSO bursts through codel under KIND.  The CoDel
+# dequeue (PEEK 0; HTB dequeues its leaf) or peek (PEEK 1; DRR, QFQ, HFSC
+# and TBF peek) that drops all but the last packet must tell every ancestor
+# before it returns: the CVE-2025-37798 shape (v12 deferred the report while
+# qlen was 0) and mainline's 2026 QFQ fix (report after the peeked packet is
+# stashed, or the parent deactivates a class that still holds it).  Each
+# round is one burst and then no arrivals, so the tree stays as that last
+# dequeue left it: a deferred report is never repaid, a class wrongly made
+# passive never drains.  The codel_dequeue_drops event proves the condition
+# happened (qlen=0 with drops, in a peek where PEEK is 1).
+drop_to_empty() {
+	kind=$1 peek=$2
+	name="regress: $kind parent, CoDel $( [ "$peek" = 1 ] && echo peek || echo dequeue) drops and leaves its queue empty, parents told at once"
+	T=/sys/kernel/tracing
+	lsmod | grep -q '^sch_codel ' || modprobe sch_codel
+	if [ ! -d $T/events/codel/codel_dequeue_drops ]; then
+		check_err 1 "our module's event codel/codel_dequeue_drops is not in tracefs"
+		log_test "$name"
+		return
 	fi
-	all_drained qdisc
-	check_err $? "a qdisc still shows a backlog: $(tc -s qdisc show dev eth0 | grep backlog | tr -s ' ')"
-	all_drained class
-	check_err $? "a class still shows a backlog: $(tc -s class show dev eth0 | grep backlog | tr -s ' ')"
-	# The class must still work: inactive and empty, then active again.
-	ip netns exec near ping -c 3 -i 0.2 -W 2 "$FAR" >/dev/null
-	check_err $? "no traffic through the $1 class afterwards"
+	# UDP GSO needs checksum offload, which the hub NIC lacks: send from
+	# near over veth (which has it); the router forwards each GSO packet
+	# whole into eth0's qdisc, as it would GRO traffic.
+	SENDER_GSO=on topo_router_up
+	quiet_path
+	hostroot_up
+	parent_setup "$kind"
+	check_err $? "$kind setup"
+	cp /payload/tests/gso_burst.py /tmp/gso_burst.py
+	echo 0 >$T/tracing_on
+	echo 1 >$T/events/codel/codel_dequeue_drops/enable
+	rx=/sys/class/net/eth1/statistics/rx_packets
+	round=1
+	while [ $round -le $GSO_ROUNDS ] && [ "$RET" -eq 0 ]; do
+		echo >$T/trace
+		echo 1 >$T/tracing_on
+		tc -s qdisc show dev eth0 >/tmp/dump0
+		rx0=$(ip netns exec far cat $rx)
+		sent=$(ip netns exec near chroot /hostroot /usr/bin/python3 /tmp/gso_burst.py "$FAR" $GSO_BURST $GSO_SEGS 1400)
+		check_eq "$sent" $GSO_BURST "GSO packets sent (UDP_SEGMENT)"
+		tree_drained
+		check_err $? "round $round: a backlog stays after the burst: $(tc -s qdisc show dev eth0 | grep backlog | tr -s ' ' | tr '\n' ';') classes: $(tc -s class show dev eth0 | grep backlog | tr -s ' ' | tr '\n' ';')"
+		echo 0 >$T/tracing_on
+		tc -s qdisc show dev eth0 >/tmp/dump1
+		rx1=$(ip netns exec far cat $rx)
+		hits=$(grep -c "codel_dequeue_drops: dev=eth0 handle=10: drops=[1-9][0-9]* bytes=[0-9]* qlen=0 backlog=0 peek=$peek" $T/trace)
+		diag "round $round: $(grep -c codel_dequeue_drops: $T/trace) drop events, $hits left the queue empty (peek=$peek)"
+		[ $round -gt 1 ] || diag "$(grep -m1 'codel_dequeue_drops: .* qlen=0 ' $T/trace | sed 's/.*codel_dequeue_drops/codel_dequeue_drops/')"
+		check_cmp "$hits" -ge 1 "round $round: no CoDel $( [ "$peek" = 1 ] && echo peek || echo dequeue) dropped and left the queue empty"
+		# Every level: packets in = delivered + dropped, from one dump.
+		c0=$(block_of qdisc 10: /tmp/dump0) c1=$(block_of qdisc 10: /tmp/dump1)
+		r0=$(block_of qdisc 1: /tmp/dump0) r1=$(block_of qdisc 1: /tmp/dump1)
+		segs=$(( $(sent_pkts "$c1") - $(sent_pkts "$c0") ))
+		drops=$(( $(dropped "$c1") - $(dropped "$c0") ))
+		diag "round $round: codel delivered $segs segments, dropped $drops GSO packets; far received $((rx1 - rx0))"
+		check_cmp "$drops" -gt 0 "round $round: CoDel dropped"
+		check_eq "$(( segs / GSO_SEGS + drops ))" $GSO_BURST "round $round: codel: delivered + dropped = sent"
+		check_eq "$((rx1 - rx0))" "$segs" "round $round: far received what codel delivered"
+		check_eq "$(( $(sent_pkts "$r1") - $(sent_pkts "$r0") ))" "$segs" "round $round: root delivered what codel delivered"
+		check_eq "$(( $(dropped "$r1") - $(dropped "$r0") ))" "$drops" "round $round: root counted codel's drops"
+		round=$((round + 1))
+	done
+	echo 0 >$T/events/codel/codel_dequeue_drops/enable
+	echo >$T/trace
+	echo 1 >$T/tracing_on
+	# The class works after the episodes: empty, inactive, active again.
+	ping -c 3 -i 0.2 -W 2 "$FAR" >/dev/null
+	check_err $? "no traffic through the $kind class afterwards"
 	tc qdisc del dev eth0 root
-	check_err $? "deleting the $1 tree"
+	check_err $? "deleting the $kind tree"
 	log_test "$name"
 }
 
-drop_all_but_last_under_htb() { drop_all_but_last htb; }
-drop_all_but_last_under_drr() { drop_all_but_last drr; }
-drop_all_but_last_under_hfsc() { drop_all_but_last hfsc; }
+drop_to_empty_in_dequeue_under_htb() { drop_to_empty htb 0; }
+drop_to_empty_in_peek_under_drr() { drop_to_empty drr 1; }
+drop_to_empty_in_peek_under_qfq() { drop_to_empty qfq 1; }
+drop_to_empty_in_peek_under_hfsc() { drop_to_empty hfsc 1; }
+drop_to_empty_in_peek_under_tbf() { drop_to_empty tbf 1; }
 
 # TBF peeks its child while it waits for tokens, so a packet sits in
 # codel's gso_skb.  Lowering limit to 1 then must drop that one too if

@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+#
+# scripts/mutate.sh [MUTANT...]: mutation testing.  Each tests/mutants/
+# NAME.patch is a small bug in codel.h or sch_codel.c; its header says
+# which tests must catch it ("Tests: guest TEST..." runs those guest tests
+# under QEMU with the mutated module).  For each mutant: copy the module
+# sources to build/mutate/NAME, apply the patch, build, run the tests.  A
+# mutant is killed when a test fails (or the guest crashes); it SURVIVED
+# when they all pass.  Prints a table (also build/mutate/table.md) and
+# exits 1 if any mutant survived or could not be built.
+#
+# Environment: KERNELRELEASE (default: Debian's 6.1), as for make.
+
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+rel=${KERNELRELEASE:-$(scripts/kernel-release.sh)}
+kdir=$(scripts/kernel-headers.sh "$rel")
+srcs="Kbuild dkms.conf sch_codel.c codel.h codel_trace.h compat.h pkt_sched_codel.h"
+out=build/mutate
+mkdir -p "$out"
+
+if [ $# -gt 0 ]; then
+	mutants=("$@")
+else
+	mutants=()
+	for p in tests/mutants/*.patch; do
+		mutants+=("$(basename "$p" .patch)")
+	done
+fi
+
+# The guest image must be current before any mutant borrows it.
+make -s guest KERNELRELEASE="$rel" >&2
+
+table=$out/table.md
+{
+	echo "| mutant | killed by |"
+	echo "|---|---|"
+} >"$table"
+survivors=0
+
+for m in "${mutants[@]}"; do
+	patch=tests/mutants/$m.patch
+	[ -f "$patch" ] || { echo "mutate: no $patch" >&2; exit 2; }
+	dir=$out/$m
+	rm -rf "$dir"
+	mkdir -p "$dir/src"
+	# shellcheck disable=SC2086
+	cp $srcs "$dir/src/"
+	if ! patch -s -p1 -d "$dir/src" <"$patch" >"$dir/patch.log" 2>&1; then
+		verdict="NOT APPLIED (see $dir/patch.log)"
+		survivors=$((survivors + 1))
+	elif ! make -C "$kdir" M="$top/$dir/src" modules >"$dir/build.log" 2>&1; then
+		verdict="NOT BUILT (see $dir/build.log)"
+		survivors=$((survivors + 1))
+	else
+		read -r kind tests <<<"$(sed -n 's/^Tests: //p' "$patch")"
+		case $kind in
+		guest)
+			# shellcheck disable=SC2086
+			if CODEL_MODULE=$top/$dir/src/sch_codel.ko KERNELRELEASE=$rel \
+				qemu/run --log "$dir/run" tests/guest/all.sh $tests \
+				>"$dir/test.log" 2>&1; then
+				verdict=SURVIVED
+				survivors=$((survivors + 1))
+			else
+				first=$(sed -n 's/^not ok [0-9]* \(.*\) # .*/\1/p' "$dir/test.log" | head -n 1)
+				verdict=${first:-"guest failed: $(grep -m1 'qemu/run:' "$dir/test.log" || echo see "$dir/test.log")"}
+			fi
+			;;
+		*)
+			echo "mutate: $patch: unknown test kind '$kind'" >&2
+			exit 2
+			;;
+		esac
+	fi
+	echo "| $m | $verdict |" | tee -a "$table"
+done
+
+echo "${#mutants[@]} mutants, $survivors survived"
+[ "$survivors" -eq 0 ]
