@@ -1,5 +1,46 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause */
 /*
+ * Copyright (C) 2026 sch_codel contributors
+ *
+ * Derived from the Linux kernel's CoDel (include/net/codel.h and codel_impl.h),
+ * which carries this notice, kept in full as it asks (see LICENSE):
+ *
+ *  Copyright (C) 2011-2012 Kathleen Nichols <nichols@pollere.com>
+ *  Copyright (C) 2011-2012 Van Jacobson <van@pollere.net>
+ *  Copyright (C) 2012 Michael D. Taht <dave.taht@bufferbloat.net>
+ *  Copyright (C) 2012,2015 Eric Dumazet <edumazet@google.com>
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions
+ * are met:
+ * 1. Redistributions of source code must retain the above copyright
+ *    notice, this list of conditions, and the following disclaimer,
+ *    without modification.
+ * 2. Redistributions in binary form must reproduce the above copyright
+ *    notice, this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. The names of the authors may not be used to endorse or promote products
+ *    derived from this software without specific prior written permission.
+ *
+ * Alternatively, provided that this notice is retained in full, this
+ * software may be distributed under the terms of the GNU General
+ * Public License ("GPL") version 2, in which case the provisions of the
+ * GPL apply INSTEAD OF those given above.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS
+ * "AS IS" AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT
+ * LIMITED TO, THE IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR
+ * A PARTICULAR PURPOSE ARE DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT
+ * OWNER OR CONTRIBUTORS BE LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL,
+ * SPECIAL, EXEMPLARY, OR CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT
+ * LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR SERVICES; LOSS OF USE,
+ * DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER CAUSED AND ON ANY
+ * THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT
+ * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH
+ * DAMAGE.
+ */
+/*
  * CoDel - the Controlled Delay active queue management algorithm core.
  *
  * Nichols and Jacobson, "Controlling Queue Delay" (ACM Queue, 2012);
@@ -187,6 +228,9 @@ static inline u32 codel_hist_bucket(codel_time_t sojourn)
  *		counted entries into that loop instead)
  * @dropping_entries: entries into the dropping state (v12's "state3")
  * @sojourn_hist: delivered packets by sojourn time (codel_hist_bucket())
+ *
+ * The counters that are not mainline's are 64-bit: at 1 Mpps a 32-bit
+ * dequeue_calls would wrap in 72 minutes.
  */
 struct codel_stats {
 	u32		maxpacket;
@@ -194,11 +238,11 @@ struct codel_stats {
 	u32		drop_len;
 	u32		ecn_mark;
 	u32		ce_mark;
-	u32		dequeue_calls;
-	u32		ok_to_drop;
-	u32		loop_drops;
-	u32		dropping_entries;
-	u32		sojourn_hist[CODEL_HIST_BUCKETS];
+	u64		dequeue_calls;
+	u64		ok_to_drop;
+	u64		loop_drops;
+	u64		dropping_entries;
+	u64		sojourn_hist[CODEL_HIST_BUCKETS];
 };
 
 /**
@@ -356,8 +400,9 @@ static __always_inline bool codel_ce_selected(struct sk_buff *skb,
  * @skb:	the head packet, already taken off by ops->dequeue(), or NULL
  *		if the queue was empty
  * @now:	the current time; when @skb is NULL it is only passed to
- *		ops->event, so the caller need not read the clock for an
- *		empty queue
+ *		ops->event, for the exit from the dropping state, so the
+ *		caller need read the clock for an empty queue only while
+ *		vars->dropping is set
  * @backlog:	bytes still queued; ops->dequeue() keeps it current
  * @params:	configuration
  * @vars:	state machine

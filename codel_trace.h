@@ -8,6 +8,17 @@
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM codel
 
+#ifndef _CODEL_DROP_REASON_H
+#define _CODEL_DROP_REASON_H
+/* Why codel dropped a packet, for codel_skb_drop (and kfree_skb_reason()). */
+enum codel_drop_reason {
+	CODEL_DROP_OVERLIMIT,	/* tail drop at enqueue: over "limit" */
+	CODEL_DROP_CONGESTED,	/* CoDel's drop at dequeue: sojourn too long */
+	CODEL_DROP_TRIM,	/* head drop when "limit" was lowered */
+	CODEL_DROP_GSO,		/* split_gso could not segment the packet */
+};
+#endif
+
 #if !defined(_CODEL_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _CODEL_TRACE_H
 
@@ -85,6 +96,34 @@ TRACE_EVENT_CONDITION(codel_dequeue_drops,
 				__entry->dev, __entry->handle >> 16, __entry->drops,
 				__entry->bytes, __entry->qlen, __entry->backlog,
 				__entry->peek)
+);
+
+TRACE_DEFINE_ENUM(CODEL_DROP_OVERLIMIT);
+TRACE_DEFINE_ENUM(CODEL_DROP_CONGESTED);
+TRACE_DEFINE_ENUM(CODEL_DROP_TRIM);
+TRACE_DEFINE_ENUM(CODEL_DROP_GSO);
+
+/* Every packet codel drops, whatever the path, with the reason. */
+TRACE_EVENT(codel_skb_drop,
+	    TP_PROTO(const struct Qdisc *sch, const struct sk_buff *skb,
+		     enum codel_drop_reason reason),
+	    TP_ARGS(sch, skb, reason),
+	    TP_STRUCT__entry(__array(char, dev, IFNAMSIZ)
+			     __field(u32, handle)
+			     __field(u32, len)
+			     __field(u8, reason)),
+	    TP_fast_assign(strscpy(__entry->dev, qdisc_dev(sch)->name, IFNAMSIZ);
+			   __entry->handle = sch->handle;
+			   __entry->len = qdisc_pkt_len(skb);
+			   __entry->reason = reason;),
+	    TP_printk("dev=%s handle=%x: reason=%s len=%u",
+		      __entry->dev, __entry->handle >> 16,
+		      __print_symbolic(__entry->reason,
+				       { CODEL_DROP_OVERLIMIT, "overlimit" },
+				       { CODEL_DROP_CONGESTED, "congested" },
+				       { CODEL_DROP_TRIM, "trim" },
+				       { CODEL_DROP_GSO, "gso" }),
+		      __entry->len)
 );
 
 #endif /* _CODEL_TRACE_H */

@@ -31,4 +31,14 @@
 #define MODULE_ALIAS_NET_SCH(id)	MODULE_ALIAS("net-sch-" id)
 #endif
 
+/*
+ * Drop reasons given to kfree_skb_reason().  Mainline later split
+ * SKB_DROP_REASON_QDISC_DROP into qdisc-specific reasons (over the limit
+ * at enqueue vs congestion at dequeue); no supported kernel has them, so
+ * both are QDISC_DROP here and the codel_skb_drop event tells them apart.
+ * A kernel that has them gets an entry here.
+ */
+#define CODEL_SKB_DROP_OVERLIMIT	SKB_DROP_REASON_QDISC_DROP
+#define CODEL_SKB_DROP_CONGESTED	SKB_DROP_REASON_QDISC_DROP
+
 #endif /* _SCH_CODEL_COMPAT_H */

@@ -5,9 +5,7 @@
  * The first part is mainline's CoDel ABI from <linux/pkt_sched.h>, value
  * for value and field for field, so that stock tc keeps working: it is
  * only defined here when that header has not been included already (as it
- * always is inside the kernel).  Everything this module adds follows it and
- * is only ever appended: new attributes after TCA_CODEL_CE_THRESHOLD, new
- * counters after mainline's nine xstats fields.
+ * always is inside the kernel).  What this module adds follows it.
  */
 #ifndef _UAPI_PKT_SCHED_CODEL_H
 #define _UAPI_PKT_SCHED_CODEL_H
@@ -41,17 +39,36 @@ struct tc_codel_xstats {
 #endif /* TCA_CODEL_MAX */
 
 /*
- * Appended by this module: attributes after mainline's last one, and an
- * xstats payload (struct tc_codel_xstats_ext) whose first
+ * This module's additions.
+ *
+ * Attributes: all inside one nested attribute, TCA_CODEL_EXT, whose type is
+ * the largest a netlink attribute can have (NLA_TYPE_MASK, 0x3fff; sent with
+ * NLA_F_NESTED).  Mainline numbers codel's attributes upwards from 1 and
+ * has used 5 of them since 2012, so it cannot reach this one: the next
+ * attribute mainline adds can never be read as one of ours, by this module
+ * or by our tc.  A stock tc ignores types above its TCA_CODEL_MAX.  Inside
+ * the nest, TCA_CODEL_EXT_* are numbered by this module alone; new ones are
+ * only ever appended.
+ *
+ * Counters: the xstats payload is struct tc_codel_xstats_ext, whose first
  * sizeof(struct tc_codel_xstats) bytes are mainline's fields, so a reader
- * built for mainline reads it unchanged.
+ * built for mainline reads it unchanged.  Ours follow as 64-bit counters,
+ * and are only ever appended: a reader checks the payload length before it
+ * reads a field.
  */
+#define TCA_CODEL_EXT	0x3fff
+
 enum {
-	/* u32 0/1: segment GSO packets at enqueue */
-	TCA_CODEL_SPLIT_GSO = TCA_CODEL_CE_THRESHOLD + 1,
+	TCA_CODEL_EXT_UNSPEC,
+	TCA_CODEL_EXT_SPLIT_GSO,	/* u32 0/1: segment GSO packets at enqueue */
 	/* u8: ce_threshold marks only if (dsfield & MASK) == SELECTOR */
-	TCA_CODEL_CE_THRESHOLD_SELECTOR,
-	TCA_CODEL_CE_THRESHOLD_MASK,		/* u8, 0: every ECT packet */
+	TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR,
+	/*
+	 * u8, 0: every ECT packet.  Sent alone, 0 also clears the selector
+	 * (switches the selector off).
+	 */
+	TCA_CODEL_EXT_CE_THRESHOLD_MASK,
+	TCA_CODEL_EXT_CE_THRESHOLD_OFF,	/* flag: switch ce_threshold off */
 	__TCA_CODEL_EXT_MAX
 };
 
@@ -66,13 +83,14 @@ enum {
 
 struct tc_codel_xstats_ext {
 	struct tc_codel_xstats	base;
-	__u32	dequeue_calls;	  /* dequeue calls, empty queue included */
-	__u32	ok_to_drop;	  /* times sojourn stayed above target for
+	__u32	pad;		  /* 0; aligns the 64-bit counters */
+	__u64	dequeue_calls;	  /* dequeue calls, empty queue included */
+	__u64	ok_to_drop;	  /* times sojourn stayed above target for
 				   * a whole interval
 				   */
-	__u32	loop_drops;	  /* drops made inside the dropping state */
-	__u32	dropping_entries; /* entries into the dropping state */
-	__u32	sojourn_hist[TC_CODEL_HIST_BUCKETS];
+	__u64	loop_drops;	  /* drops made inside the dropping state */
+	__u64	dropping_entries; /* entries into the dropping state */
+	__u64	sojourn_hist[TC_CODEL_HIST_BUCKETS];
 };
 
 #endif /* _UAPI_PKT_SCHED_CODEL_H */

@@ -1,5 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
 /*
+ * Copyright (C) 2026 sch_codel contributors
+ *
+ * Derived from the Linux kernel's CoDel (net/sched/sch_codel.c),
+ * which carries this notice, kept in full as it asks (see LICENSE):
+ *
+ *  Copyright (C) 2011-2012 Kathleen Nichols <nichols@pollere.com>
+ *  Copyright (C) 2011-2012 Van Jacobson <van@pollere.net>
+ *  Copyright (C) 2012 Michael D. Taht <dave.taht@bufferbloat.net>
+ *  Copyright (C) 2012,2015 Eric Dumazet <edumazet@google.com>
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions
+ * are met:
+ * 1. Redistributions of source code must retain the above copyright
+ *    notice, this list of conditions, and the following disclaimer,
+ *    without modification.
+ * 2. Redistributions in binary form must reproduce the above copyright
+ *    notice, this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ * 3. The names of the authors may not be used to endorse or promote products
+ *    derived from this software without specific prior written permission.
+ *
+ * Alternatively, provided that this notice is retained in full, this
+ * software may be distributed under the terms of the GNU General
+ * Public License ("GPL") version 2, in which case the provisions of the
+ * GPL apply INSTEAD OF those given above.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS
+ * "AS IS" AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT
+ * LIMITED TO, THE IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR
+ * A PARTICULAR PURPOSE ARE DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT
+ * OWNER OR CONTRIBUTORS BE LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL,
+ * SPECIAL, EXEMPLARY, OR CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT
+ * LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR SERVICES; LOSS OF USE,
+ * DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER CAUSED AND ON ANY
+ * THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT
+ * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH
+ * DAMAGE.
+ */
+/*
  * CoDel (RFC 8289) as a Linux queueing discipline.
  *
  * Design
@@ -125,7 +166,8 @@ static codel_time_t codel_pkt_time(const struct sk_buff *skb)
 
 static void codel_pkt_drop(struct sk_buff *skb, void *ctx)
 {
-	kfree_skb_reason(skb, SKB_DROP_REASON_QDISC_DROP);
+	trace_codel_skb_drop(ctx, skb, CODEL_DROP_CONGESTED);
+	kfree_skb_reason(skb, CODEL_SKB_DROP_CONGESTED);
 	qdisc_qstats_drop(ctx);
 }
 
@@ -176,20 +218,29 @@ static const struct codel_pkt_ops codel_qdisc_pkt_ops = {
 
 /*
  * Run CoDel on the head for a dequeue (@peek false) or a peek; the caller
- * reports this call's drops.
+ * reports this call's drops.  Inlined into both, so that @peek is a
+ * constant and dequeue pays no call for it.
  */
-static struct sk_buff *codel_run(struct Qdisc *sch, bool peek)
+static __always_inline struct sk_buff *codel_run(struct Qdisc *sch, bool peek)
 {
 	struct codel_sched_data *q = qdisc_priv(sch);
 	struct sk_buff *skb = codel_pkt_dequeue(sch);
+	codel_time_t now = 0;
 
-	skb = codel_dequeue(sch, skb, skb ? codel_now() : 0,
-			    &sch->qstats.backlog, &q->params, &q->vars,
-			    &q->stats, &codel_qdisc_pkt_ops);
+	/*
+	 * An empty queue needs no clock, except to end a dropping state:
+	 * its event reports drop_next relative to now.
+	 */
+	if (skb || q->vars.dropping)
+		now = codel_now();
+	skb = codel_dequeue(sch, skb, now, &sch->qstats.backlog, &q->params,
+			    &q->vars, &q->stats, &codel_qdisc_pkt_ops);
 	if (skb)
 		qdisc_bstats_update(sch, skb);
-	trace_codel_dequeue_drops(sch, q->stats.drop_count, q->stats.drop_len,
-				  peek);
+	/* Tested first: disabled, the event loads nothing. */
+	if (trace_codel_dequeue_drops_enabled())
+		trace_codel_dequeue_drops(sch, q->stats.drop_count,
+					  q->stats.drop_len, peek);
 	return skb;
 }
 
@@ -239,18 +290,24 @@ static struct sk_buff *codel_qdisc_peek(struct Qdisc *sch)
 	return skb;
 }
 
+/* Out of line, so that the path that queues saves no registers for it. */
+static noinline int codel_drop_overlimit(struct sk_buff *skb, struct Qdisc *sch,
+					 struct sk_buff **to_free)
+{
+	struct codel_sched_data *q = qdisc_priv(sch);
+
+	WRITE_ONCE(q->drop_overlimit, q->drop_overlimit + 1);
+	trace_codel_skb_drop(sch, skb, CODEL_DROP_OVERLIMIT);
+	return qdisc_drop(skb, sch, to_free);
+}
+
 static int codel_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 			     struct sk_buff **to_free)
 {
-	struct codel_sched_data *q;
-
-	if (likely(qdisc_qlen(sch) < READ_ONCE(sch->limit))) {
-		codel_cb(skb)->enqueue_time = codel_now();
-		return qdisc_enqueue_tail(skb, sch);
-	}
-	q = qdisc_priv(sch);
-	WRITE_ONCE(q->drop_overlimit, q->drop_overlimit + 1);
-	return qdisc_drop(skb, sch, to_free);
+	if (unlikely(qdisc_qlen(sch) >= READ_ONCE(sch->limit)))
+		return codel_drop_overlimit(skb, sch, to_free);
+	codel_cb(skb)->enqueue_time = codel_now();
+	return qdisc_enqueue_tail(skb, sch);
 }
 
 /*
@@ -261,8 +318,8 @@ static int codel_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
  * them about the other segments (or the segments we could not queue), as
  * sch_tbf and sch_cake do.
  */
-static int codel_enqueue_segs(struct sk_buff *skb, struct Qdisc *sch,
-			      struct sk_buff **to_free)
+static noinline int codel_enqueue_segs(struct sk_buff *skb, struct Qdisc *sch,
+				       struct sk_buff **to_free)
 {
 	netdev_features_t features = netif_skb_features(skb);
 	unsigned int prev_len = qdisc_pkt_len(skb), len = 0;
@@ -270,8 +327,10 @@ static int codel_enqueue_segs(struct sk_buff *skb, struct Qdisc *sch,
 	int nb = 0;
 
 	segs = skb_gso_segment(skb, features & ~NETIF_F_GSO_MASK);
-	if (IS_ERR_OR_NULL(segs))
+	if (IS_ERR_OR_NULL(segs)) {
+		trace_codel_skb_drop(sch, skb, CODEL_DROP_GSO);
 		return qdisc_drop(skb, sch, to_free);
+	}
 
 	skb_list_walk_safe(segs, segs, nskb) {
 		unsigned int seg_len = segs->len;
@@ -288,7 +347,8 @@ static int codel_enqueue_segs(struct sk_buff *skb, struct Qdisc *sch,
 		consume_skb(skb);
 		return NET_XMIT_SUCCESS;
 	}
-	kfree_skb_reason(skb, SKB_DROP_REASON_QDISC_DROP);
+	/* Every segment was dropped over the limit (and traced so). */
+	kfree_skb_reason(skb, CODEL_SKB_DROP_OVERLIMIT);
 	return NET_XMIT_DROP;
 }
 
@@ -297,68 +357,148 @@ static int codel_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 {
 	struct codel_sched_data *q = qdisc_priv(sch);
 
-	if (skb_is_gso(skb) && READ_ONCE(q->split_gso))
+	/*
+	 * Our setting first: skb_is_gso() reads the skb's shared info, a
+	 * cache line the default path never needs.  Segmenting stays out of
+	 * line, so the default path saves no registers for it.
+	 */
+	if (unlikely(READ_ONCE(q->split_gso)) && skb_is_gso(skb))
 		return codel_enqueue_segs(skb, sch, to_free);
 	return codel_enqueue_one(skb, sch, to_free);
 }
 
-static const struct nla_policy codel_policy[TCA_CODEL_EXT_MAX + 1] = {
-	[TCA_CODEL_TARGET]		= { .type = NLA_U32 },
-	[TCA_CODEL_LIMIT]		= { .type = NLA_U32 },
-	[TCA_CODEL_INTERVAL]		= { .type = NLA_U32 },
-	[TCA_CODEL_ECN]			= { .type = NLA_U32 },
-	[TCA_CODEL_CE_THRESHOLD]	= { .type = NLA_U32 },
-	[TCA_CODEL_SPLIT_GSO]		= { .type = NLA_U32 },
-	[TCA_CODEL_CE_THRESHOLD_SELECTOR] = { .type = NLA_U8 },
-	[TCA_CODEL_CE_THRESHOLD_MASK]	= { .type = NLA_U8 },
+static struct netlink_range_validation codel_time_range = {
+	.max = CODEL_TIME_MAX_US,
 };
 
-/* Ranges are in README.md, "Parameters"; each message names its attribute. */
+static struct netlink_range_validation codel_interval_range = {
+	.min = CODEL_INTERVAL_MIN_US,
+	.max = CODEL_TIME_MAX_US,
+};
+
+/* Ranges in README.md, "Parameters"; published to userspace with the policy. */
+static const struct nla_policy codel_policy[TCA_CODEL_MAX + 1] = {
+	[TCA_CODEL_TARGET]	= NLA_POLICY_FULL_RANGE(NLA_U32, &codel_time_range),
+	[TCA_CODEL_LIMIT]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[TCA_CODEL_INTERVAL]	= NLA_POLICY_FULL_RANGE(NLA_U32, &codel_interval_range),
+	[TCA_CODEL_ECN]		= NLA_POLICY_MAX(NLA_U32, 1),
+	[TCA_CODEL_CE_THRESHOLD] = NLA_POLICY_FULL_RANGE(NLA_U32, &codel_time_range),
+};
+
+static const struct nla_policy codel_ext_policy[TCA_CODEL_EXT_MAX + 1] = {
+	[TCA_CODEL_EXT_SPLIT_GSO]		= NLA_POLICY_MAX(NLA_U32, 1),
+	[TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR]	= { .type = NLA_U8 },
+	[TCA_CODEL_EXT_CE_THRESHOLD_MASK]	= { .type = NLA_U8 },
+	[TCA_CODEL_EXT_CE_THRESHOLD_OFF]	= { .type = NLA_FLAG },
+};
+
+/*
+ * The policy rejects an out-of-range value with "integer out of range";
+ * name the option and its range instead, keeping the attribute and the
+ * policy the kernel reports with it.  @ext: a TCA_CODEL_EXT member.
+ */
+static void codel_range_msg(struct netlink_ext_ack *extack, bool ext)
+{
+	const struct nlattr *a = extack ? extack->bad_attr : NULL;
+
+	if (!a)
+		return;
+	if (ext) {
+		if (nla_type(a) == TCA_CODEL_EXT_SPLIT_GSO)
+			NL_SET_ERR_MSG_ATTR_POL(extack, a, extack->policy,
+						"codel: split_gso must be 0 or 1");
+		return;
+	}
+	switch (nla_type(a)) {
+	case TCA_CODEL_TARGET:
+		NL_SET_ERR_MSG_ATTR_POL(extack, a, extack->policy,
+					"codel: target must be at most 100s");
+		break;
+	case TCA_CODEL_INTERVAL:
+		NL_SET_ERR_MSG_ATTR_POL(extack, a, extack->policy,
+					"codel: interval must be from 2us to 100s");
+		break;
+	case TCA_CODEL_CE_THRESHOLD:
+		NL_SET_ERR_MSG_ATTR_POL(extack, a, extack->policy,
+					"codel: ce_threshold must be at most 100s");
+		break;
+	case TCA_CODEL_LIMIT:
+		NL_SET_ERR_MSG_ATTR_POL(extack, a, extack->policy,
+					"codel: limit must be at least 1 packet");
+		break;
+	case TCA_CODEL_ECN:
+		NL_SET_ERR_MSG_ATTR_POL(extack, a, extack->policy,
+					"codel: ecn must be 0 or 1");
+		break;
+	}
+}
+
+/*
+ * Parse TCA_OPTIONS into mainline's attributes (@tb) and ours (@ext, from
+ * the TCA_CODEL_EXT nest).  Strict about contents (unknown or UNSPEC
+ * types, wrong lengths, out-of-range values, trailing bytes) but not about
+ * NLA_F_NESTED on TCA_OPTIONS itself, which tc has never set for codel.
+ * The one type above TCA_CODEL_MAX we know is TCA_CODEL_EXT, so unknown
+ * and UNSPEC types are refused here rather than by the parser.
+ */
+static int codel_parse(struct nlattr *opt, struct nlattr **tb,
+		       struct nlattr **ext, struct netlink_ext_ack *extack)
+{
+	struct nlattr *a;
+	int err, rem;
+
+	err = __nla_parse(tb, TCA_CODEL_MAX, nla_data(opt), nla_len(opt),
+			  codel_policy, NL_VALIDATE_STRICT & ~NL_VALIDATE_MAXTYPE,
+			  extack);
+	if (err == -ERANGE)
+		codel_range_msg(extack, false);
+	if (err < 0)
+		return err;
+	memset(ext, 0, sizeof(*ext) * (TCA_CODEL_EXT_MAX + 1));
+	/* Each nest is checked; the last one counts, as in tb[]. */
+	nla_for_each_nested(a, opt, rem) {
+		if (nla_type(a) == TCA_CODEL_EXT) {
+			err = nla_parse_nested(ext, TCA_CODEL_EXT_MAX, a,
+					       codel_ext_policy, extack);
+			if (err == -ERANGE)
+				codel_range_msg(extack, true);
+			if (err < 0)
+				return err;
+		} else if (!nla_type(a) || nla_type(a) > TCA_CODEL_MAX) {
+			/* The parser skips these without NL_VALIDATE_MAXTYPE. */
+			NL_SET_ERR_MSG_ATTR(extack, a, "codel: unknown attribute type");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * What the policies cannot say, checked before anything changes.  Also
+ * works out the selector a change leaves: a mask of 0 sent alone switches
+ * the selector off, so it clears the selector too.
+ */
 static int codel_validate(const struct codel_sched_data *q, struct nlattr **tb,
+			  struct nlattr **ext, u8 *selector, u8 *mask,
 			  struct netlink_ext_ack *extack)
 {
-	u8 selector = q->params.ce_threshold_selector;
-	u8 mask = q->params.ce_threshold_mask;
-	struct nlattr *a;
+	struct nlattr *sel = ext[TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR];
+	struct nlattr *msk = ext[TCA_CODEL_EXT_CE_THRESHOLD_MASK];
 
-	a = tb[TCA_CODEL_TARGET];
-	if (a && nla_get_u32(a) > CODEL_TIME_MAX_US) {
-		NL_SET_ERR_MSG_ATTR(extack, a, "codel: target must be at most 100s");
-		return -ERANGE;
-	}
-	a = tb[TCA_CODEL_INTERVAL];
-	if (a && (nla_get_u32(a) < CODEL_INTERVAL_MIN_US ||
-		  nla_get_u32(a) > CODEL_TIME_MAX_US)) {
-		NL_SET_ERR_MSG_ATTR(extack, a, "codel: interval must be from 2us to 100s");
-		return -ERANGE;
-	}
-	a = tb[TCA_CODEL_CE_THRESHOLD];
-	if (a && nla_get_u32(a) > CODEL_TIME_MAX_US) {
-		NL_SET_ERR_MSG_ATTR(extack, a, "codel: ce_threshold must be at most 100s");
-		return -ERANGE;
-	}
-	a = tb[TCA_CODEL_LIMIT];
-	if (a && nla_get_u32(a) < 1) {
-		NL_SET_ERR_MSG_ATTR(extack, a, "codel: limit must be at least 1 packet");
+	if (tb[TCA_CODEL_CE_THRESHOLD] && ext[TCA_CODEL_EXT_CE_THRESHOLD_OFF]) {
+		NL_SET_ERR_MSG_ATTR(extack, ext[TCA_CODEL_EXT_CE_THRESHOLD_OFF],
+				    "codel: ce_threshold given and switched off at once");
 		return -EINVAL;
 	}
-	a = tb[TCA_CODEL_ECN];
-	if (a && nla_get_u32(a) > 1) {
-		NL_SET_ERR_MSG_ATTR(extack, a, "codel: ecn must be 0 or 1");
-		return -EINVAL;
-	}
-	a = tb[TCA_CODEL_SPLIT_GSO];
-	if (a && nla_get_u32(a) > 1) {
-		NL_SET_ERR_MSG_ATTR(extack, a, "codel: split_gso must be 0 or 1");
-		return -EINVAL;
-	}
-	if (tb[TCA_CODEL_CE_THRESHOLD_SELECTOR])
-		selector = nla_get_u8(tb[TCA_CODEL_CE_THRESHOLD_SELECTOR]);
-	if (tb[TCA_CODEL_CE_THRESHOLD_MASK])
-		mask = nla_get_u8(tb[TCA_CODEL_CE_THRESHOLD_MASK]);
-	if (selector & ~mask) {
-		a = tb[TCA_CODEL_CE_THRESHOLD_SELECTOR] ?: tb[TCA_CODEL_CE_THRESHOLD_MASK];
-		NL_SET_ERR_MSG_ATTR(extack, a,
+	*mask = msk ? nla_get_u8(msk) : q->params.ce_threshold_mask;
+	if (sel)
+		*selector = nla_get_u8(sel);
+	else if (msk && !*mask)
+		*selector = 0;
+	else
+		*selector = q->params.ce_threshold_selector;
+	if (*selector & ~*mask) {
+		NL_SET_ERR_MSG_ATTR(extack, sel ?: msk,
 				    "codel: ce_threshold_selector has bits outside its mask");
 		return -EINVAL;
 	}
@@ -390,23 +530,19 @@ static int codel_change(struct Qdisc *sch, struct nlattr *opt,
 {
 	struct codel_sched_data *q = qdisc_priv(sch);
 	unsigned int dropped_pkts = 0, dropped_bytes = 0;
-	struct nlattr *tb[TCA_CODEL_EXT_MAX + 1];
+	struct nlattr *ext[TCA_CODEL_EXT_MAX + 1];
+	struct nlattr *tb[TCA_CODEL_MAX + 1];
+	u8 selector, mask;
 	int err;
 
 	if (!opt) {
 		NL_SET_ERR_MSG(extack, "codel: missing options");
 		return -EINVAL;
 	}
-	/*
-	 * Strict about contents (unknown or UNSPEC types, wrong lengths,
-	 * trailing bytes) but not about NLA_F_NESTED on TCA_OPTIONS itself,
-	 * which tc has never set for codel.
-	 */
-	err = __nla_parse(tb, TCA_CODEL_EXT_MAX, nla_data(opt), nla_len(opt),
-			  codel_policy, NL_VALIDATE_STRICT, extack);
+	err = codel_parse(opt, tb, ext, extack);
 	if (err < 0)
 		return err;
-	err = codel_validate(q, tb, extack);
+	err = codel_validate(q, tb, ext, &selector, &mask, extack);
 	if (err)
 		return err;
 
@@ -422,18 +558,17 @@ static int codel_change(struct Qdisc *sch, struct nlattr *opt,
 	if (tb[TCA_CODEL_CE_THRESHOLD])
 		WRITE_ONCE(q->params.ce_threshold,
 			   codel_us_to_time(nla_get_u32(tb[TCA_CODEL_CE_THRESHOLD])));
+	if (ext[TCA_CODEL_EXT_CE_THRESHOLD_OFF])
+		WRITE_ONCE(q->params.ce_threshold, CODEL_DISABLED_THRESHOLD);
 	if (tb[TCA_CODEL_LIMIT])
 		WRITE_ONCE(sch->limit, nla_get_u32(tb[TCA_CODEL_LIMIT]));
 	if (tb[TCA_CODEL_ECN])
 		WRITE_ONCE(q->params.ecn, !!nla_get_u32(tb[TCA_CODEL_ECN]));
-	if (tb[TCA_CODEL_SPLIT_GSO])
-		WRITE_ONCE(q->split_gso, !!nla_get_u32(tb[TCA_CODEL_SPLIT_GSO]));
-	if (tb[TCA_CODEL_CE_THRESHOLD_SELECTOR])
-		WRITE_ONCE(q->params.ce_threshold_selector,
-			   nla_get_u8(tb[TCA_CODEL_CE_THRESHOLD_SELECTOR]));
-	if (tb[TCA_CODEL_CE_THRESHOLD_MASK])
-		WRITE_ONCE(q->params.ce_threshold_mask,
-			   nla_get_u8(tb[TCA_CODEL_CE_THRESHOLD_MASK]));
+	if (ext[TCA_CODEL_EXT_SPLIT_GSO])
+		WRITE_ONCE(q->split_gso,
+			   !!nla_get_u32(ext[TCA_CODEL_EXT_SPLIT_GSO]));
+	WRITE_ONCE(q->params.ce_threshold_selector, selector);
+	WRITE_ONCE(q->params.ce_threshold_mask, mask);
 
 	while (sch->q.qlen > sch->limit) {
 		struct sk_buff *skb = codel_trim_head(sch);
@@ -442,9 +577,15 @@ static int codel_change(struct Qdisc *sch, struct nlattr *opt,
 			break;
 		dropped_pkts++;
 		dropped_bytes += qdisc_pkt_len(skb);
+		trace_codel_skb_drop(sch, skb, CODEL_DROP_TRIM);
 		rtnl_qdisc_drop(skb, sch);
 	}
-	qdisc_tree_reduce_backlog(sch, dropped_pkts, dropped_bytes);
+	/*
+	 * Only when something went: with nothing to report, 6.1.192 would
+	 * still notify an empty qdisc's parent class.
+	 */
+	if (dropped_pkts)
+		qdisc_tree_reduce_backlog(sch, dropped_pkts, dropped_bytes);
 
 	sch_tree_unlock(sch);
 	return 0;
@@ -473,8 +614,8 @@ static int codel_init(struct Qdisc *sch, struct nlattr *opt,
 static int codel_dump(struct Qdisc *sch, struct sk_buff *skb)
 {
 	struct codel_sched_data *q = qdisc_priv(sch);
+	struct nlattr *opts, *ext;
 	codel_time_t ce_threshold;
-	struct nlattr *opts;
 	u8 mask;
 
 	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
@@ -495,14 +636,18 @@ static int codel_dump(struct Qdisc *sch, struct sk_buff *skb)
 			codel_time_to_us(ce_threshold)))
 		goto nla_put_failure;
 
-	/* Appended attributes; stock tc ignores types it does not know. */
-	mask = READ_ONCE(q->params.ce_threshold_mask);
-	if (nla_put_u32(skb, TCA_CODEL_SPLIT_GSO, READ_ONCE(q->split_gso)) ||
-	    (mask &&
-	     (nla_put_u8(skb, TCA_CODEL_CE_THRESHOLD_SELECTOR,
-			 READ_ONCE(q->params.ce_threshold_selector)) ||
-	      nla_put_u8(skb, TCA_CODEL_CE_THRESHOLD_MASK, mask))))
+	/* Ours, in their nest; stock tc ignores a type it does not know. */
+	ext = nla_nest_start(skb, TCA_CODEL_EXT);
+	if (!ext)
 		goto nla_put_failure;
+	mask = READ_ONCE(q->params.ce_threshold_mask);
+	if (nla_put_u32(skb, TCA_CODEL_EXT_SPLIT_GSO, READ_ONCE(q->split_gso)) ||
+	    (mask &&
+	     (nla_put_u8(skb, TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR,
+			 READ_ONCE(q->params.ce_threshold_selector)) ||
+	      nla_put_u8(skb, TCA_CODEL_EXT_CE_THRESHOLD_MASK, mask))))
+		goto nla_put_failure;
+	nla_nest_end(skb, ext);
 
 	return nla_nest_end(skb, opts);
 
@@ -574,7 +719,7 @@ static int __init codel_module_init(void)
 	/* Our UAPI header must describe the kernel's ABI it extends. */
 	BUILD_BUG_ON(TCA_CODEL_MAX != TCA_CODEL_CE_THRESHOLD);
 	BUILD_BUG_ON(sizeof(struct tc_codel_xstats) != 9 * sizeof(u32));
-	BUILD_BUG_ON(offsetof(struct tc_codel_xstats_ext, dequeue_calls) !=
+	BUILD_BUG_ON(offsetof(struct tc_codel_xstats_ext, pad) !=
 		     sizeof(struct tc_codel_xstats));
 	BUILD_BUG_ON(TC_CODEL_HIST_BUCKETS != CODEL_HIST_BUCKETS);
 

@@ -66,7 +66,7 @@ elapsed=$(( $(date +%s) - start ))
 {
 	echo "# sch_codel benchmark, $stamp UTC, kernel $rel"
 	echo
-	echo "Measured by \`make bench$([ "${QUICK:-0}" != 1 ] || echo ' QUICK=1')$([ -z "${KERNELRELEASE:-}" ] || echo " KERNELRELEASE=$rel")\` in ${elapsed}s. Benchmarks measure; they assert nothing."
+	echo "Measured by \`make bench$([ "${QUICK:-0}" != 1 ] || echo ' QUICK=1')$([ -z "${KERNELRELEASE:-}" ] || echo " KERNELRELEASE=$rel")$([ "$STAGES" = "latency pps callgrind split" ] || echo " STAGES=\"$STAGES\"")\` in ${elapsed}s. Benchmarks measure; they assert nothing."
 	echo
 	echo "## Machine and method"
 	echo

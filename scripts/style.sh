@@ -24,10 +24,14 @@ for rel in "$@"; do
 		# compat.h alone may test LINUX_VERSION_CODE (see its header).
 		ignore=
 		[ "$f" != compat.h ] || ignore="--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON"
+		# The CoDel copyright notice, kept as it asks, names Dave Taht,
+		# whom checkpatch's spelling list takes for "that": that one
+		# finding is dropped, every other one counts.
 		# shellcheck disable=SC2086
 		out=$(GIT_DIR=/nonexistent perl "$src/scripts/checkpatch.pl" --strict \
-			--no-tree --root="$common" --terse $ignore -f "../$f") || rc=1
-		[ -z "$out" ] || echo "$rel: $out"
+			--no-tree --root="$common" --terse $ignore -f "../$f" |
+			grep -v "CHECK: '[Tt]aht' may be misspelled" | grep -v '^total:') || true
+		[ -z "$out" ] || { echo "$rel: $out"; rc=1; }
 	done
 
 	# Sparse and W=1 on a scratch copy, so the real build's objects stay.

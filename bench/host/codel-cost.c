@@ -168,11 +168,13 @@ int main(int argc, char **argv)
 	}
 	/* Print the counters, or the compiler drops their updates as dead. */
 	printf("mode %s: %lu pairs, %lu delivered, %u dropped, dropping %d, "
-	       "ok_to_drop %u, dequeue_calls %u\n", argv[1], n, delivered,
-	       q.drops, vars.dropping, stats.ok_to_drop, stats.dequeue_calls);
+	       "ok_to_drop %llu, dequeue_calls %llu\n", argv[1], n, delivered,
+	       q.drops, vars.dropping, (unsigned long long)stats.ok_to_drop,
+	       (unsigned long long)stats.dequeue_calls);
 #ifdef CODEL_HIST_BUCKETS
 	for (i = 0; i < CODEL_HIST_BUCKETS; i++)
-		printf("%s%u", i ? " " : "sojourn histogram: ", stats.sojourn_hist[i]);
+		printf("%s%llu", i ? " " : "sojourn histogram: ",
+		       (unsigned long long)stats.sojourn_hist[i]);
 	printf("\n");
 #endif
 	return 0;

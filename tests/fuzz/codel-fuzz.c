@@ -19,11 +19,17 @@
  * Prints the seed first so that a failure can be replayed; exit status 0
  * when every check held, 1 otherwise.
  *
+ * codel-fuzz --userns UID [--seed N] [--ops N] DEV...: the same as user
+ * UID (no capability left), inside a new user and network namespace where
+ * it is root (as "unshare -Urn" makes one), on dummy devices DEV... that it
+ * creates there: what any local user can do on Debian's kernels.
+ *
  * codel-fuzz --lifecycle N MODULE.ko DEV...: N cycles of init_module,
  * a codel root on every DEV, 20 frames through each, delete_module refused
  * (EWOULDBLOCK) while even one instance is left, delete all, delete_module.
  * In one process, because under TCG every tc/insmod spawn costs ~100 ms.
  */
+#define _GNU_SOURCE	/* unshare() */
 #include <errno.h>
 #include <linux/gen_stats.h>
 #include <linux/if_packet.h>
@@ -39,6 +45,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -159,75 +168,180 @@ static uint32_t value(void)
 /* What the module will do with this TCA_OPTIONS payload. */
 struct verdict {
 	bool		ok;
-	bool		range_error;	/* rejected by the module's own checks */
+	bool		range_error;	/* msg is the extack the module must give */
 	const char	*msg;		/* its extack text */
 	struct params	p;		/* new settings if ok */
 };
 
+#define NTYPES	(TCA_CODEL_MAX + 1)
+#define NEXT	(TCA_CODEL_EXT_MAX + 1)
+
+static uint16_t ext_len(uint16_t type)
+{
+	switch (type) {
+	case TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR:
+	case TCA_CODEL_EXT_CE_THRESHOLD_MASK:
+		return 1;
+	case TCA_CODEL_EXT_CE_THRESHOLD_OFF:
+		return 0;
+	default:
+		return 4;
+	}
+}
+
+/* NULL if x is in range for mainline attribute type, else the extack. */
+static const char *main_range_msg(uint16_t type, uint32_t x)
+{
+	switch (type) {
+	case TCA_CODEL_TARGET:
+		return x <= TIME_MAX_US ? NULL : "codel: target must be at most 100s";
+	case TCA_CODEL_CE_THRESHOLD:
+		return x <= TIME_MAX_US ? NULL : "codel: ce_threshold must be at most 100s";
+	case TCA_CODEL_INTERVAL:
+		return x >= 2 && x <= TIME_MAX_US ? NULL :
+		       "codel: interval must be from 2us to 100s";
+	case TCA_CODEL_LIMIT:
+		return x >= 1 ? NULL : "codel: limit must be at least 1 packet";
+	case TCA_CODEL_ECN:
+		return x <= 1 ? NULL : "codel: ecn must be 0 or 1";
+	}
+	return NULL;
+}
+
+/* First error of a parse, in attribute order: structural, or a range. */
+struct parse {
+	bool		bad;		/* structurally invalid: no message checked */
+	const char	*msg;		/* else the message of the first error */
+	uint32_t	seen[NEXT > NTYPES ? NEXT : NTYPES];
+	uint32_t	val[NEXT > NTYPES ? NEXT : NTYPES];
+};
+
+static void parse_error(struct parse *ps, bool structural, const char *msg)
+{
+	if (ps->bad || ps->msg)
+		return;			/* only the first error counts */
+	if (structural)
+		ps->bad = true;
+	else
+		ps->msg = msg;
+}
+
+/* Random, often valid contents of the TCA_CODEL_EXT nest; predicts them. */
+static void build_ext(struct nlmsghdr *n, struct parse *ps)
+{
+	struct nlattr *nest = (void *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
+	int nattrs = 1 + rnd() % 3;
+
+	nest->nla_type = TCA_CODEL_EXT | (rnd() % 20 ? NLA_F_NESTED : 0);
+	if (!(nest->nla_type & NLA_F_NESTED))
+		parse_error(ps, true, NULL);	/* "NLA_F_NESTED is missing" */
+	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + NLA_HDRLEN;
+	for (int i = 0; i < nattrs; i++) {
+		uint16_t type = 1 + rnd() % TCA_CODEL_EXT_MAX, len;
+		uint32_t x = rnd() % 3 ? rnd() % 3 : value();
+		int r = rnd() % 100;
+
+		if (type == TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR ||
+		    type == TCA_CODEL_EXT_CE_THRESHOLD_MASK)
+			x = rnd() & (rnd() % 2 ? 0x3 : 0xff);
+		len = ext_len(type);
+		if (r < 4)
+			type = TCA_CODEL_EXT_MAX + 1 + rnd() % 3;	/* unknown */
+		else if (r < 8)
+			len = len ? len - 1 : 4;		/* wrong length */
+		put_attr(n, type, &x, len, NLA_HDRLEN + len);
+		if (type > TCA_CODEL_EXT_MAX || len != ext_len(type))
+			parse_error(ps, true, NULL);
+		else if (type == TCA_CODEL_EXT_SPLIT_GSO && x > 1)
+			parse_error(ps, false, "codel: split_gso must be 0 or 1");
+		if (type <= TCA_CODEL_EXT_MAX) {
+			ps->seen[type] = 1;
+			ps->val[type] = x;
+		}
+	}
+	nest->nla_len = (uint16_t)((char *)n + n->nlmsg_len - (char *)nest);
+}
+
 /*
  * Append random attributes inside TCA_OPTIONS and predict the outcome from
- * the module's documented rules: strict parse (types 1..8 only, no flags,
- * exactly 4-byte payloads, 1-byte for the selector and mask, nothing
- * trailing), then range checks on the last value of each type, then all
- * applied at once.
+ * the module's documented rules: mainline's types 1..5, strictly (no flags,
+ * exactly 4-byte payloads, nothing trailing, ranges in the policy), every
+ * other type rejected except the TCA_CODEL_EXT nest, parsed strictly in
+ * turn (NLA_F_NESTED set, its own types 1..4); then the cross checks
+ * (ce_threshold set and off at once, the selector inside its mask), then
+ * all applied at once.  The last value of each type counts.
  */
-#define NTYPES	(TCA_CODEL_EXT_MAX + 1)
-
-static uint16_t attr_len(uint16_t type)
-{
-	return type == TCA_CODEL_CE_THRESHOLD_SELECTOR ||
-	       type == TCA_CODEL_CE_THRESHOLD_MASK ? 1 : 4;
-}
 static void build_options(struct nlmsghdr *n, const struct params *old,
 			  struct verdict *v)
 {
 	struct nlattr *opts = (void *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
-	uint32_t seen[NTYPES] = { 0 }, val[NTYPES] = { 0 };
-	uint8_t selector = old->selector, mask = old->mask;
+	struct parse mainp = { 0 }, walk = { 0 }, extp = { 0 };
+	uint8_t selector, mask;
 	int nattrs = rnd() % 6, i;
-	bool parse_ok = true;
+	bool sel, msk, off;
 
 	opts->nla_type = TCA_OPTIONS;
 	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + NLA_HDRLEN;
 	for (i = 0; i < nattrs; i++) {
-		uint16_t type = 1 + rnd() % TCA_CODEL_EXT_MAX, len, claimed;
+		uint16_t type = 1 + rnd() % TCA_CODEL_MAX, len = 4, claimed;
 		unsigned char data[64];
 		uint32_t x = value();
 		int r = rnd() % 100;
 
-		len = attr_len(type);
-		if (len == 1)
-			x &= rnd() % 2 ? 0x3 : 0xff;	/* often a valid ECN pair */
+		if (r < 30) {
+			/* Each nest is checked in turn; the last one counts. */
+			memset(&extp, 0, sizeof(extp));
+			build_ext(n, &extp);
+			if (extp.bad)
+				parse_error(&walk, true, NULL);
+			else if (extp.msg)
+				parse_error(&walk, false, extp.msg);
+			continue;
+		}
 		memcpy(data, &x, 4);
-		if (r < 4)
+		if (r < 34)
 			type = 0;			/* UNSPEC */
-		else if (r < 8)
+		else if (r < 38)
 			type = NTYPES + rnd() % 3;	/* unknown */
-		else if (r < 10)
+		else if (r < 40)
 			type = rnd() & 0x3fff;		/* anything */
-		else if (r < 13)
+		else if (r < 43)
 			type |= NLA_F_NESTED;		/* nested garbage */
-		else if (r < 16)
+		else if (r < 46)
 			len = rnd() % 4;		/* truncated */
-		else if (r < 19)
+		else if (r < 49)
 			len = 5 + rnd() % 40;		/* oversized */
 		for (int b = 4; b < len; b++)
 			data[b] = rnd();
 		claimed = NLA_HDRLEN + len;
-		if (r >= 19 && r < 21)
+		if (r >= 49 && r < 51)
 			claimed += 1 + rnd() % 8;	/* lies about its length */
 		put_attr(n, type, data, len, claimed);
 
-		if ((type & ~NLA_TYPE_MASK) || type == 0 || type >= NTYPES ||
-		    len != attr_len(type) || claimed != NLA_HDRLEN + len)
-			parse_ok = false;
-		else {
-			seen[type] = 1;
-			val[type] = len == 1 ? (x & 0xff) : x;
-		}
-		/* a length lie past the end makes everything after it garbage */
-		if (claimed != NLA_HDRLEN + len)
+		if (claimed != NLA_HDRLEN + len) {
+			/* a length lie past the end: everything after is garbage */
+			parse_error(&mainp, true, NULL);
 			break;
+		}
+		if ((type & NLA_TYPE_MASK) == TCA_CODEL_EXT) {
+			/* a random type hit the nest's: garbage inside */
+			parse_error(&walk, true, NULL);
+		} else if (type & ~NLA_TYPE_MASK) {
+			/* a flag on a mainline type, or a flagged unknown one */
+			if ((type & NLA_TYPE_MASK) <= TCA_CODEL_MAX)
+				parse_error(&mainp, true, NULL);
+			else
+				parse_error(&walk, false, "codel: unknown attribute type");
+		} else if (type != 0 && type <= TCA_CODEL_MAX && len != 4) {
+			parse_error(&mainp, true, NULL);
+		} else if (type == 0 || type > TCA_CODEL_MAX) {
+			parse_error(&walk, false, "codel: unknown attribute type");
+		} else {
+			if (main_range_msg(type, x))
+				parse_error(&mainp, false, main_range_msg(type, x));
+			mainp.seen[type] = 1;
+			mainp.val[type] = x;
+		}
 	}
 	opts->nla_len = (uint16_t)((char *)n + n->nlmsg_len - (char *)opts);
 
@@ -235,44 +349,48 @@ static void build_options(struct nlmsghdr *n, const struct params *old,
 	v->ok = false;
 	v->range_error = false;
 	v->msg = NULL;
-	if (!parse_ok)
+	/*
+	 * The order the module checks in: every mainline attribute, then a
+	 * walk in order that rejects unknown types and parses each nest.
+	 */
+	if (mainp.bad || (!mainp.msg && walk.bad))
 		return;
-	if (seen[TCA_CODEL_TARGET] && val[TCA_CODEL_TARGET] > TIME_MAX_US)
-		v->msg = "codel: target must be at most 100s";
-	else if (seen[TCA_CODEL_INTERVAL] &&
-		 (val[TCA_CODEL_INTERVAL] < 2 || val[TCA_CODEL_INTERVAL] > TIME_MAX_US))
-		v->msg = "codel: interval must be from 2us to 100s";
-	else if (seen[TCA_CODEL_CE_THRESHOLD] && val[TCA_CODEL_CE_THRESHOLD] > TIME_MAX_US)
-		v->msg = "codel: ce_threshold must be at most 100s";
-	else if (seen[TCA_CODEL_LIMIT] && val[TCA_CODEL_LIMIT] < 1)
-		v->msg = "codel: limit must be at least 1 packet";
-	else if (seen[TCA_CODEL_ECN] && val[TCA_CODEL_ECN] > 1)
-		v->msg = "codel: ecn must be 0 or 1";
-	else if (seen[TCA_CODEL_SPLIT_GSO] && val[TCA_CODEL_SPLIT_GSO] > 1)
-		v->msg = "codel: split_gso must be 0 or 1";
-	if (seen[TCA_CODEL_CE_THRESHOLD_SELECTOR])
-		selector = val[TCA_CODEL_CE_THRESHOLD_SELECTOR];
-	if (seen[TCA_CODEL_CE_THRESHOLD_MASK])
-		mask = val[TCA_CODEL_CE_THRESHOLD_MASK];
-	if (!v->msg && (selector & ~mask))
-		v->msg = "codel: ce_threshold_selector has bits outside its mask";
-	if (v->msg) {
+	if (!mainp.msg)
+		mainp.msg = walk.msg;
+	sel = extp.seen[TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR];
+	msk = extp.seen[TCA_CODEL_EXT_CE_THRESHOLD_MASK];
+	off = extp.seen[TCA_CODEL_EXT_CE_THRESHOLD_OFF];
+	mask = msk ? extp.val[TCA_CODEL_EXT_CE_THRESHOLD_MASK] : old->mask;
+	if (sel)
+		selector = extp.val[TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR];
+	else if (msk && !mask)
+		selector = 0;			/* mask 0 alone: selector off */
+	else
+		selector = old->selector;
+	if (!mainp.msg && mainp.seen[TCA_CODEL_CE_THRESHOLD] && off)
+		mainp.msg = "codel: ce_threshold given and switched off at once";
+	if (!mainp.msg && (selector & ~mask))
+		mainp.msg = "codel: ce_threshold_selector has bits outside its mask";
+	if (mainp.msg) {
+		v->msg = mainp.msg;
 		v->range_error = true;
 		return;
 	}
 	v->ok = true;
-	if (seen[TCA_CODEL_TARGET])
-		v->p.target = us_to_time(val[TCA_CODEL_TARGET]);
-	if (seen[TCA_CODEL_INTERVAL])
-		v->p.interval = us_to_time(val[TCA_CODEL_INTERVAL]);
-	if (seen[TCA_CODEL_CE_THRESHOLD])
-		v->p.ce_threshold = us_to_time(val[TCA_CODEL_CE_THRESHOLD]);
-	if (seen[TCA_CODEL_LIMIT])
-		v->p.limit = val[TCA_CODEL_LIMIT];
-	if (seen[TCA_CODEL_ECN])
-		v->p.ecn = val[TCA_CODEL_ECN];
-	if (seen[TCA_CODEL_SPLIT_GSO])
-		v->p.split_gso = val[TCA_CODEL_SPLIT_GSO];
+	if (mainp.seen[TCA_CODEL_TARGET])
+		v->p.target = us_to_time(mainp.val[TCA_CODEL_TARGET]);
+	if (mainp.seen[TCA_CODEL_INTERVAL])
+		v->p.interval = us_to_time(mainp.val[TCA_CODEL_INTERVAL]);
+	if (mainp.seen[TCA_CODEL_CE_THRESHOLD])
+		v->p.ce_threshold = us_to_time(mainp.val[TCA_CODEL_CE_THRESHOLD]);
+	if (off)
+		v->p.ce_threshold = DISABLED;
+	if (mainp.seen[TCA_CODEL_LIMIT])
+		v->p.limit = mainp.val[TCA_CODEL_LIMIT];
+	if (mainp.seen[TCA_CODEL_ECN])
+		v->p.ecn = mainp.val[TCA_CODEL_ECN];
+	if (extp.seen[TCA_CODEL_EXT_SPLIT_GSO])
+		v->p.split_gso = extp.val[TCA_CODEL_EXT_SPLIT_GSO];
 	v->p.selector = selector;
 	v->p.mask = mask;
 }
@@ -335,6 +453,32 @@ struct dumped {
 	bool		has_ce, has_split, has_selector;
 	uint64_t	sent_packets;
 };
+
+/* Our settings from the dump's TCA_CODEL_EXT nest. */
+static void read_ext(struct rtattr *nest, struct dumped *out)
+{
+	int len = RTA_PAYLOAD(nest);
+	struct rtattr *e;
+
+	for (e = RTA_DATA(nest); RTA_OK(e, len); e = RTA_NEXT(e, len)) {
+		uint32_t x = 0;
+
+		memcpy(&x, RTA_DATA(e), RTA_PAYLOAD(e) < 4 ? RTA_PAYLOAD(e) : 4);
+		switch (e->rta_type) {
+		case TCA_CODEL_EXT_SPLIT_GSO:
+			out->split_gso = x;
+			out->has_split = true;
+			break;
+		case TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR:
+			out->selector = x;
+			out->has_selector = true;
+			break;
+		case TCA_CODEL_EXT_CE_THRESHOLD_MASK:
+			out->mask = x;
+			break;
+		}
+	}
+}
 
 /* Dump the root qdisc of dev and read our handle's settings and counters. */
 static void dump_root(const struct dev *d, struct dumped *out)
@@ -399,16 +543,8 @@ static void dump_root(const struct dev *d, struct dumped *out)
 							out->ce_threshold = x;
 							out->has_ce = true;
 							break;
-						case TCA_CODEL_SPLIT_GSO:
-							out->split_gso = x;
-							out->has_split = true;
-							break;
-						case TCA_CODEL_CE_THRESHOLD_SELECTOR:
-							out->selector = x;
-							out->has_selector = true;
-							break;
-						case TCA_CODEL_CE_THRESHOLD_MASK:
-							out->mask = x;
+						case TCA_CODEL_EXT | NLA_F_NESTED:
+							read_ext(o, out);
 							break;
 						}
 					}
@@ -641,11 +777,87 @@ static int lifecycle(unsigned long cycles, const char *path)
 	return failures ? 1 : 0;
 }
 
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t len = (ssize_t)strlen(text);
+
+	if (fd < 0 || write(fd, text, len) != len) {
+		fprintf(stderr, "codel-fuzz: %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+/*
+ * Become UID for good, then root of a new user namespace that owns a new
+ * network namespace: root there, nobody anywhere else.
+ */
+static int enter_userns(unsigned int uid)
+{
+	char map[32];
+
+	if (setgroups(0, NULL) || setgid(uid) || setuid(uid)) {
+		perror("codel-fuzz: dropping to the user");
+		return -1;
+	}
+	if (!setuid(0)) {
+		fprintf(stderr, "codel-fuzz: still able to become root\n");
+		return -1;
+	}
+	/* A changed uid made us non-dumpable: /proc/self would be root's. */
+	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNET)) {
+		perror("codel-fuzz: unshare(CLONE_NEWUSER | CLONE_NEWNET)");
+		return -1;
+	}
+	snprintf(map, sizeof(map), "0 %u 1", uid);
+	if (write_file("/proc/self/setgroups", "deny") ||
+	    write_file("/proc/self/uid_map", map) ||
+	    write_file("/proc/self/gid_map", map))
+		return -1;
+	return 0;
+}
+
+/* RTM_NEWLINK: a dummy device NAME, up. */
+static int add_dummy(const char *name)
+{
+	struct {
+		struct nlmsghdr		n;
+		struct ifinfomsg	i;
+		char			buf[256];
+	} q = { 0 };
+	struct nlattr *info;
+	char msg[256];
+	int err;
+
+	q.n.nlmsg_len = NLMSG_LENGTH(sizeof(q.i));
+	q.n.nlmsg_type = RTM_NEWLINK;
+	q.n.nlmsg_flags = NLM_F_CREATE | NLM_F_EXCL;
+	q.i.ifi_family = AF_UNSPEC;
+	q.i.ifi_flags = IFF_UP;
+	q.i.ifi_change = IFF_UP;
+	put_attr(&q.n, IFLA_IFNAME, name, strlen(name) + 1,
+		 NLA_HDRLEN + strlen(name) + 1);
+	info = (void *)((char *)&q.n + NLMSG_ALIGN(q.n.nlmsg_len));
+	put_attr(&q.n, IFLA_LINKINFO | NLA_F_NESTED, NULL, 0, NLA_HDRLEN);
+	put_attr(&q.n, IFLA_INFO_KIND, "dummy", 6, NLA_HDRLEN + 6);
+	info->nla_len = (uint16_t)((char *)&q.n + q.n.nlmsg_len - (char *)info);
+	err = transact(&q.n, msg, sizeof(msg));
+	if (err)
+		fprintf(stderr, "codel-fuzz: add dummy %s: %s %s\n", name,
+			strerror(-err), msg);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long nops = 100000, seed = (unsigned long)time(NULL), send = 0;
 	unsigned long cycles = 0;
 	const char *module = NULL;
+	long userns = -1;
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	int one = 1, i;
 
@@ -654,6 +866,8 @@ int main(int argc, char **argv)
 			seed = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--ops") && i + 1 < argc)
 			nops = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--userns") && i + 1 < argc)
+			userns = strtol(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--send") && i + 1 < argc)
 			send = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--lifecycle") && i + 2 < argc) {
@@ -661,12 +875,23 @@ int main(int argc, char **argv)
 			module = argv[++i];
 		}
 		else {
-			fprintf(stderr, "usage: codel-fuzz [--seed N] [--ops N] DEV...\n"
+			fprintf(stderr, "usage: codel-fuzz [--userns UID] [--seed N] [--ops N] DEV...\n"
 				"       codel-fuzz --send N DEV...\n"
 				"       codel-fuzz --lifecycle N MODULE.ko DEV...\n");
 			return 2;
 		}
 	}
+	if (userns >= 0 && enter_userns((unsigned int)userns))
+		return 2;
+	nl_fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (nl_fd < 0 || bind(nl_fd, (void *)&sa, sizeof(sa)) ||
+	    setsockopt(nl_fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one))) {
+		perror("codel-fuzz: netlink socket");
+		return 2;
+	}
+	for (int k = i; userns >= 0 && k < argc; k++)
+		if (add_dummy(argv[k]))
+			return 2;
 	for (; i < argc && ndevs < MAX_DEVS; i++) {
 		devs[ndevs].name = argv[i];
 		devs[ndevs].ifindex = if_nametoindex(argv[i]);
@@ -683,11 +908,9 @@ int main(int argc, char **argv)
 	}
 	rng = seed * 0x9e3779b97f4a7c15ULL + 1;
 
-	nl_fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 	pk_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
-	if (nl_fd < 0 || pk_fd < 0 || bind(nl_fd, (void *)&sa, sizeof(sa)) ||
-	    setsockopt(nl_fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one))) {
-		perror("codel-fuzz: socket");
+	if (pk_fd < 0) {
+		perror("codel-fuzz: packet socket");
 		return 2;
 	}
 	if (send) {
@@ -697,8 +920,9 @@ int main(int argc, char **argv)
 	}
 	if (module)
 		return lifecycle(cycles, module);
-	printf("# codel-fuzz: seed %lu, %lu operations on %d devices (replay with --seed %lu)\n",
-	       seed, nops, ndevs, seed);
+	printf("# codel-fuzz: seed %lu, %lu operations on %d devices%s (replay with --seed %lu)\n",
+	       seed, nops, ndevs, userns >= 0 ? " as an unprivileged user in a user+net namespace" : "",
+	       seed);
 	fflush(stdout);
 	/* Start from a known state: no codel 1: on any device. */
 	for (i = 0; i < ndevs; i++) {

@@ -18,11 +18,6 @@ ALL_TESTS="$ALL_TESTS
 	xstats_stock_tc
 "
 
-# True when the loaded sch_codel is this project's (out-of-tree: taint O).
-codel_is_ours() {
-	grep -q O /sys/module/sch_codel/taint 2>/dev/null
-}
-
 module_insmod() {
 	rmmod sch_codel 2>/dev/null
 	insmod "$MODULE_PATH"

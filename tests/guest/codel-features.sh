@@ -10,6 +10,9 @@ ALL_TESTS="$ALL_TESTS
 	split_gso_segments_and_keeps_accounting
 	ce_threshold_selector_marks_ect1_only
 	extended_options_bad_input
+	ce_threshold_and_selector_switch_off
+	drop_reasons_traced
+	dropping_exit_on_empty_queue_traced
 "
 
 TCP=/usr/local/sbin/tc-patched
@@ -228,5 +231,125 @@ extended_options_bad_input() {
 	$TCP qdisc change dev d0 root codel no_split_gso
 	check_eq "$($TCP qdisc show dev d0 | sed 's/[[:space:]]*$//')" \
 		"qdisc codel 1: root refcnt 2 limit 1000p target 5ms interval 100ms" "no_split_gso"
+	log_test "$name"
+}
+
+# d0's first qdisc line, as the patched tc shows it.
+tcp_line() { $TCP qdisc show dev d0 | head -n 1 | sed 's/[[:space:]]*$//'; }
+
+# d0's codel line as the patched tc prints it with ce_threshold CE (or none)
+# and selector SEL (or none), other settings default.
+codel_line() {
+	echo "qdisc codel 1: root refcnt 2 limit 1000p target 5ms${1:+ ce_threshold $1} interval 100ms${2:+ ce_threshold_selector $2}"
+}
+
+ce_threshold_and_selector_switch_off() {
+	name="no_ce_threshold and no_ce_threshold_selector switch them off on a running qdisc"
+	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	dummy_up
+	$TCP qdisc add dev d0 root handle 1: codel ce_threshold 1ms ce_threshold_selector 0x1/0x3
+	check_eq "$(tcp_line)" "$(codel_line 999us 0x1/0x3)" "both set"
+	$TCP qdisc change dev d0 root codel no_ce_threshold
+	check_eq "$(tcp_line)" "$(codel_line '' 0x1/0x3)" "ce_threshold off, selector kept"
+	# Stock tc still sets it as it always has.
+	tc qdisc change dev d0 root codel ce_threshold 2ms
+	check_eq "$(tcp_line)" "$(codel_line 2ms 0x1/0x3)" "stock tc sets ce_threshold"
+	# Mask 0 sent alone: the selector goes too, instead of being refused.
+	$TCP qdisc change dev d0 root codel no_ce_threshold_selector
+	check_eq "$(tcp_line)" "$(codel_line 2ms)" "selector off"
+	err=$($TCP qdisc change dev d0 root codel ce_threshold 3ms no_ce_threshold 2>&1)
+	check_fail $? "ce_threshold and no_ce_threshold together accepted"
+	check_eq "$err" '"ce_threshold" and "no_ce_threshold" together' "patched tc refuses both"
+	check_eq "$(tcp_line)" "$(codel_line 2ms)" "nothing applied"
+	log_test "$name"
+}
+
+# trace_reason REASON: codel_skb_drop events of REASON in the trace buffer.
+trace_reason() { grep -c " codel_skb_drop: dev=eth0 handle=10: reason=$1 " /sys/kernel/tracing/trace; }
+
+drop_reasons_traced() {
+	name="drop reasons: overlimit, congested and trim told apart, each matching its counter"
+	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	require_cmd iperf3 "$name" || return
+	lsmod | grep -q '^sch_codel ' || modprobe sch_codel
+	T=/sys/kernel/tracing
+	topo_router_up
+	iperf_server_up
+	htb_proto_leaf 17 1mbit codel limit 5 target 1ms interval 10ms
+	echo 0 >$T/tracing_on
+	echo >$T/trace
+	echo 1 >$T/events/codel/codel_skb_drop/enable
+	echo 1 >$T/events/skb/kfree_skb/enable
+	echo 1 >$T/tracing_on
+	udp_burst 3M 2
+	wait_drained
+	echo 0 >$T/tracing_on
+	set -- $(xjson 10: drops drop_overlimit)
+	qdisc_drops=$(grep -c 'kfree_skb: .*reason: QDISC_DROP' $T/trace)
+	diag "drops $1 (overlimit $2); events: overlimit $(trace_reason overlimit) congested $(trace_reason congested); kfree_skb QDISC_DROP $qdisc_drops"
+	check_cmp "$2" -gt 0 "no tail drops at limit 5"
+	check_cmp "$(( $1 - $2 ))" -gt 0 "no CoDel drops"
+	check_eq "$(trace_reason overlimit)" "$2" "overlimit events vs drop_overlimit"
+	check_eq "$(trace_reason congested)" "$(( $1 - $2 ))" "congested events vs CoDel drops"
+	check_eq "$qdisc_drops" "$1" "kfree_skb reason QDISC_DROP vs codel's drops"
+	# A trim: a queue of hundreds held by a codel that never drops, then
+	# limit 5 with no arrivals (the client is killed; stock tc is fast).
+	$TCP qdisc change dev eth0 parent 1:10 handle 10: codel limit 1000 target 100s interval 100s
+	ip netns exec near iperf3 -c "$FAR" -u -b 5M -l 1200 -t 10 >/dev/null 2>&1 &
+	sleep 2
+	killall -9 iperf3 2>/dev/null
+	wait
+	before=$(dropped "$(stats_of qdisc eth0 10:)")
+	echo >$T/trace
+	echo 1 >$T/tracing_on
+	tc qdisc change dev eth0 parent 1:10 handle 10: codel limit 5
+	echo 0 >$T/tracing_on
+	after=$(dropped "$(stats_of qdisc eth0 10:)")
+	diag "trim: drops $before -> $after; trim events $(trace_reason trim)"
+	check_cmp "$(( after - before ))" -gt 10 "the change trimmed a queue"
+	check_eq "$(trace_reason trim)" "$(( after - before ))" "trim events vs packets trimmed"
+	echo 0 >$T/events/codel/codel_skb_drop/enable
+	echo 0 >$T/events/skb/kfree_skb/enable
+	echo >$T/trace
+	echo 1 >$T/tracing_on
+	log_test "$name"
+}
+
+# An empty dequeue while CoDel is still dropping (its entry drop left one
+# packet, which went out, and the state stays until the next dequeue)
+# must report drop_next relative to now, not to time 0 (an absolute
+# clock value of ~seconds of uptime).  Bursts of 3..6 GSO packets under a
+# TBF reach it: the event order proves it (codel_dequeue_drops with qlen=0,
+# then codel_dropping_exit from the next, empty, call).
+dropping_exit_on_empty_queue_traced() {
+	name="tracepoints: the dropping-state exit on an empty queue reports drop_next relative to now"
+	lsmod | grep -q '^sch_codel ' || modprobe sch_codel
+	T=/sys/kernel/tracing
+	SENDER_GSO=on topo_router_up
+	quiet_path
+	hostroot_up
+	cp /payload/tests/gso_burst.py /tmp/gso_burst.py
+	tc qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 20000 latency 10s &&
+		tc qdisc add dev eth0 parent 1:1 handle 10: codel target 1us interval 2us
+	check_err $? "tbf + codel setup"
+	echo 0 >$T/tracing_on
+	echo >$T/trace
+	echo 1 >$T/events/codel/enable
+	echo 1 >$T/tracing_on
+	for n in 3 4 5 6 3 4 5 6; do
+		ip netns exec near chroot /hostroot /usr/bin/python3 /tmp/gso_burst.py "$FAR" "$n" 8 1400 >/dev/null
+		sleep 1
+	done
+	echo 0 >$T/tracing_on
+	echo 0 >$T/events/codel/enable
+	grep -o 'codel_[a-z_]*: .*' $T/trace >/tmp/codel.trace
+	echo >$T/trace
+	echo 1 >$T/tracing_on
+	# Exits that follow a drop call which left the queue empty.
+	empty=$(awk '/^codel_dropping_exit:/ && prev ~ /^codel_dequeue_drops:.* qlen=0 / { n++ } { prev = $0 } END { print n + 0 }' /tmp/codel.trace)
+	worst=$(sed -n 's/^codel_dropping_exit:.* drop_next_us=-\{0,1\}\([0-9]*\) .*/\1/p' /tmp/codel.trace | sort -n | tail -n 1)
+	diag "$(grep -c '^codel_dropping_exit:' /tmp/codel.trace) exits, $empty on an empty queue; largest |drop_next_us| $worst"
+	check_cmp "$empty" -ge 1 "no dropping-state exit on an empty queue happened"
+	check_cmp "${worst:-0}" -lt 1000000 "an exit reported drop_next over 1 s away"
 	log_test "$name"
 }

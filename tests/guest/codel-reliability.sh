@@ -4,14 +4,14 @@
 # guest by make check as /usr/local/bin/codel-fuzz) on dummies and on eth0
 # while traffic flows, and the module lifecycle.  Sourced by all.sh.
 # Tunables (all.sh VAR=VALUE): FUZZ_OPS (100000), FUZZ_SEED (1),
-# LIFECYCLE_CYCLES (1000).
+# USERNS_OPS (20000), LIFECYCLE_CYCLES (1000).
 
 ALL_TESTS="$ALL_TESTS
 	fuzz_netlink
+	fuzz_unprivileged_userns
 	lifecycle_load_use_unload
 "
 
-FUZZ=/usr/local/bin/codel-fuzz
 
 fuzz_netlink() {
 	name="fuzz: ${FUZZ_OPS:-100000} netlink operations, seed ${FUZZ_SEED:-1}"
@@ -40,6 +40,66 @@ fuzz_netlink() {
 	check_err $? "fuzzer summary"
 	ip link del d1
 	ip link del d2
+	log_test "$name"
+}
+
+# Everything an unprivileged user must not be able to change from its own
+# namespaces: every qdisc (with counters) and link of the root and "far"
+# namespaces, and the namespaces themselves.
+outside_state() {
+	tc -s qdisc show
+	ip -o link show | sed 's/^[0-9]*: //'
+	ip netns exec far tc -s qdisc show
+	ip netns list
+}
+
+fuzz_unprivileged_userns() {
+	ops=${USERNS_OPS:-20000}
+	name="fuzz: $ops operations as an unprivileged user in its own user+net namespace, codel autoloaded there"
+	if [ ! -x "$FUZZ" ]; then
+		log_skip "$name" "codel-fuzz not in the guest (make check)"
+		return
+	fi
+	if [ "$(cat /proc/sys/kernel/unprivileged_userns_clone 2>/dev/null || echo 1)" != 1 ]; then
+		log_skip "$name" "unprivileged user namespaces are off on this kernel"
+		return
+	fi
+	rmmod sch_codel 2>/dev/null
+	lsmod | grep -q '^sch_codel ' && check_err 1 "sch_codel still loaded before the run"
+	# The dummy driver's module load adds dummy0 to the initial namespace
+	# (numdummies=1): load it first, so the namespace's autoload of it
+	# changes nothing outside.  No background traffic on eth0 (quiet_path).
+	modprobe dummy numdummies=0
+	quiet_path
+	outside_state >/tmp/outside.before
+	# 65534 is nobody: no capability in the initial namespaces.
+	"$FUZZ" --userns 65534 --seed "${FUZZ_SEED:-1}" --ops "$ops" u0 u1 >/tmp/ufuzz.out 2>&1
+	rc=$?
+	sed 's/^# //; s/^/# /' /tmp/ufuzz.out | tail -n 5
+	check_eq "$rc" 0 "fuzzer exit status"
+	grep -q "seed [0-9]*: $ops operations, .* 0 failures" /tmp/ufuzz.out
+	check_err $? "fuzzer summary"
+	codel_is_ours
+	check_err $? "the namespace's autoload did not load our module"
+	# The namespace dies with the fuzzer (cleanup_net runs later).
+	for _ in $(seq 50); do
+		[ "$(cat /sys/module/sch_codel/refcnt 2>/dev/null)" = 0 ] && break
+		sleep 0.1
+	done
+	check_eq "$(cat /sys/module/sch_codel/refcnt 2>/dev/null)" 0 "module references left after the namespace went"
+	outside_state >/tmp/outside.after
+	cmp -s /tmp/outside.before /tmp/outside.after
+	check_err $? "state outside the namespace changed: $(diff /tmp/outside.before /tmp/outside.after | grep '^[-+][^-+]' | head -n 4 | tr '\n' ' ')"
+	# And a codel of the initial namespace, made after the module came:
+	# the fuzzer again (fewer operations) must leave its counters alone.
+	dummy_up
+	tc qdisc add dev d0 root handle 1: codel
+	tc -s qdisc show dev d0 >/tmp/d0.before
+	"$FUZZ" --userns 65534 --seed "$(( ${FUZZ_SEED:-1} + 1 ))" --ops 2000 u0 >/tmp/ufuzz2.out 2>&1
+	check_err $? "second fuzzer run: $(tail -n 1 /tmp/ufuzz2.out)"
+	tc -s qdisc show dev d0 >/tmp/d0.after
+	cmp -s /tmp/d0.before /tmp/d0.after
+	check_err $? "the initial namespace's codel changed: $(tr -s ' \n' ' ' </tmp/d0.after)"
 	log_test "$name"
 }
 

@@ -16,6 +16,8 @@ FAR=198.18.0.2
 NEAR=198.18.1.2
 MODULE_PATH=/lib/modules/$KERNELRELEASE/updates/sch_codel.ko
 INTREE_PATH=/lib/modules/$KERNELRELEASE/kernel/net/sched/sch_codel.ko
+# The netlink fuzzer and frame sender (tests/fuzz, added by make check).
+FUZZ=/usr/local/bin/codel-fuzz
 
 # --- reading tc ------------------------------------------------------------
 
@@ -160,6 +162,11 @@ check_load() {
 		return 0
 	fi
 	check_cmp "$@"
+}
+
+# True when the loaded sch_codel is this project's (out-of-tree: taint O).
+codel_is_ours() {
+	grep -q O /sys/module/sch_codel/taint 2>/dev/null
 }
 
 # --- topology -------------------------------------------------------------

@@ -228,7 +228,8 @@ static void drop_spacing_follows_inverse_sqrt(void)
 			break;
 		}
 	}
-	EXPECT(q.stats.loop_drops == r.drops - 1, "loop %u", q.stats.loop_drops);
+	EXPECT(q.stats.loop_drops == r.drops - 1, "loop %llu",
+	       (unsigned long long)q.stats.loop_drops);
 	pktq_destroy(&q);
 }
 
@@ -247,7 +248,8 @@ static void leaves_dropping_state_below_target(void)
 	drive(&q, &r, 0, 0, 1 * MS, 1 * MS, 30 * MS, 5000 * MS, 1500, ECN_NOT_ECT);
 	EXPECT(r.drops == 26, "%u drops", r.drops);
 	EXPECT(!q.vars.dropping, "still dropping");
-	EXPECT(q.stats.dropping_entries == 1, "%u entries", q.stats.dropping_entries);
+	EXPECT(q.stats.dropping_entries == 1, "%llu entries",
+	       (unsigned long long)q.stats.dropping_entries);
 	EXPECT(r.drop_ns[25] < 1500 * MS, "last drop at %llu ns",
 	       (unsigned long long)r.drop_ns[25]);
 	EXPECT(codel_time_to_us(q.vars.ldelay) < 5000, "ldelay %u us",
@@ -478,8 +480,8 @@ static void sojourn_histogram(void)
 	for (int b = 0; b < CODEL_HIST_BUCKETS; b++)
 		total += q.stats.sojourn_hist[b];
 	EXPECT(total == r.delivered, "%u counted, %u delivered", total, r.delivered);
-	EXPECT(q.stats.sojourn_hist[4] == r.delivered, "bucket 4 has %u of %u",
-	       q.stats.sojourn_hist[4], r.delivered);
+	EXPECT(q.stats.sojourn_hist[4] == r.delivered, "bucket 4 has %llu of %u",
+	       (unsigned long long)q.stats.sojourn_hist[4], r.delivered);
 	pktq_destroy(&q);
 }
 
@@ -521,8 +523,9 @@ static void events_match_counters(void)
 	       q.events[CODEL_EV_DROP], r.drops);
 	EXPECT(q.events[CODEL_EV_DROPPING_ENTER] == q.stats.dropping_entries &&
 	       q.events[CODEL_EV_DROPPING_EXIT] == q.stats.dropping_entries,
-	       "enter %u exit %u entries %u", q.events[CODEL_EV_DROPPING_ENTER],
-	       q.events[CODEL_EV_DROPPING_EXIT], q.stats.dropping_entries);
+	       "enter %u exit %u entries %llu", q.events[CODEL_EV_DROPPING_ENTER],
+	       q.events[CODEL_EV_DROPPING_EXIT],
+	       (unsigned long long)q.stats.dropping_entries);
 	pktq_destroy(&q);
 }
 
