@@ -10,6 +10,7 @@
 #   make demo       pfifo vs codel at 10 Mbit/s, in QEMU
 #   make bench      latency and per-packet cost, ours vs in-tree vs pfifo
 #   make soak       SOAK_MINUTES (10) of traffic with random live changes
+#   make deb        the Debian packages: sch-codel-dkms and tc-codel
 #   make mutate     mutation testing: tests/mutants/*.patch must each fail
 #   make style      checkpatch --strict, sparse (C=2) and W=1 on the module
 #
@@ -42,7 +43,7 @@ UNIT := $(BUILD)/test-codel
 
 .PHONY: all module sim unit check check-all check-guest demo shell style deps clean \
 	headers distclean guest tc install dkms-add flavours bench soak fuzz \
-	check-debug mutate
+	check-debug mutate deb
 
 all: headers
 	@$(MAKE) --no-print-directory module sim
@@ -108,13 +109,13 @@ $(FUZZ): tests/fuzz/codel-fuzz.c pkt_sched_codel.h
 
 # Both install what they need first (Debian packages only), then build.
 check: deps
-	@$(MAKE) --no-print-directory all guest tc fuzz
+	@$(MAKE) --no-print-directory all guest tc fuzz deb
 	CHECK_KERNELS=$(KERNELRELEASE) scripts/check.sh
 
 # Host tests once, then the guest suite on every kernel in KERNELS (one
 # boot each); one combined summary line.
 check-all: deps
-	@$(MAKE) --no-print-directory all tc fuzz
+	@$(MAKE) --no-print-directory all tc fuzz deb
 	@for r in $(KERNELS); do \
 		$(MAKE) --no-print-directory guest KERNELRELEASE=$$r || exit 1; \
 	done
@@ -132,6 +133,11 @@ check-debug: deps
 		KDIR=$(CURDIR)/build/linux-debug/src && \
 	KERNELRELEASE=$$rel CHECK_ONLY=guest CHECK_LOG=build/check-debug \
 		GUEST_TIMEOUT=7200 scripts/check.sh
+
+# build/deb/sch-codel-dkms_VERSION_all.deb and tc-codel_VERSION_amd64.deb
+# (debhelper, dh-dkms; debian/), then lintian.  make check tests them.
+deb: deps
+	scripts/deb.sh
 
 # Not part of check: each tests/mutants/*.patch against the tests that
 # must catch it (scripts/mutate.sh).

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
 #
 # make check: host unit tests, the simulator cross-check, the differential
-# test against each kernel's own CoDel, host packaging tests, then the
+# test against each kernel's own CoDel, host packaging tests (make install,
+# DKMS, the Debian packages of make deb: installed and purged as root), then the
 # in-guest suite (one boot per kernel in CHECK_KERNELS, tdc included), then
 # one summary line over all of them.  CHECK_ONLY=guest runs the guest suites
 # alone (make check-debug), CHECK_LOG and GUEST_TIMEOUT adjust where logs go
@@ -49,6 +50,7 @@ if [ -z "$only" ]; then
 	suite sim tests/host/sim.sh
 	suite diff tests/host/diff.sh $kernels
 	suite host tests/host/packaging.sh
+	suite deb tests/host/deb.sh
 fi
 for rel in $kernels; do
 	tdc=$(scripts/tdc-prepare.sh "$rel")

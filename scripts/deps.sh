@@ -10,7 +10,7 @@ set -eu
 PACKAGES="make gcc libc6-dev linux-headers-amd64 sparse
 	qemu-system-x86 busybox-static iproute2 iperf3 cpio kmod xz-utils
 	python3 perl ethtool gnuplot-nox zstd bison flex pkg-config libmnl-dev dkms
-	valgrind $*"
+	valgrind debhelper dh-dkms lintian $*"
 
 missing=
 for p in $PACKAGES; do

@@ -11,9 +11,13 @@ ALL_TESTS="$ALL_TESTS
 	tc_patched_json_all_fields
 	tc_stock_and_patched_agree_after_traffic
 	tc_patched_on_intree_codel
+	tc_plugin_teaches_stock_tc
+	tc_plugin_on_intree_prints_as_stock
 "
 
 TCP=/usr/local/sbin/tc-patched
+PLUGIN=/usr/local/lib/tc-codel/q_codel.so
+TCLIB=/usr/lib/x86_64-linux-gnu/tc
 
 require_patched() {
 	[ -x "$TCP" ] && return 0
@@ -132,4 +136,74 @@ tc_patched_on_intree_codel() {
 	rmmod sch_codel
 	check_err $? "rmmod in-tree sch_codel"
 	log_test "tc: patched tc on Debian's in-tree codel prints what exists"
+}
+
+# plugin_in / plugin_out: put the packaged q_codel.so where Debian's tc
+# looks first (as tc-codel installs it), and take it away again.
+plugin_in() {
+	PLUGIN_MKDIR=
+	[ -d $TCLIB ] || { mkdir -p $TCLIB && PLUGIN_MKDIR=1; }
+	cp $PLUGIN $TCLIB/q_codel.so
+}
+
+plugin_out() {
+	rm -f $TCLIB/q_codel.so
+	[ -z "$PLUGIN_MKDIR" ] || rmdir $TCLIB
+}
+
+tc_plugin_teaches_stock_tc() {
+	name="tc plugin: stock /usr/sbin/tc with q_codel.so parses and prints every extension as the patched tc"
+	[ -f $PLUGIN ] || { log_skip "$name" "tc-codel not built (make deb)"; return; }
+	require_patched "$name" || return
+	plugin_in
+	dummy_up
+	tc qdisc add dev d0 root handle 1: codel limit 50 ce_threshold 1ms ce_threshold_selector 0x1/0x3 split_gso
+	check_err $? "stock tc with the plugin: add with every extension"
+	check_eq "$(tc qdisc show dev d0 | head -n 1 | sed 's/[[:space:]]*$//')" \
+		"qdisc codel 1: root refcnt 2 limit 50p target 5ms ce_threshold 999us interval 100ms ce_threshold_selector 0x1/0x3 split_gso" \
+		"stock tc shows the extensions"
+	"$FUZZ" --send 30 d0
+	for args in "-s qdisc show dev d0" "-s -j qdisc show dev d0" "-s -j -p qdisc show dev d0"; do
+		# shellcheck disable=SC2086
+		check_eq "$(tc $args 2>&1)" "$($TCP $args 2>&1)" "stock+plugin vs patched: tc $args"
+	done
+	tc -s -j qdisc show dev d0 >/tmp/q.json
+	json_check </tmp/q.json
+	check_err $? "stock tc -j with the plugin is not valid JSON"
+	case $(json_fields dequeue_calls sojourn_hist </tmp/q.json) in
+	"dequeue_calls="[0-9]*" sojourn_hist=["*) ;;
+	*) check_err 1 "our counters missing from stock tc's JSON: $(json_fields dequeue_calls sojourn_hist </tmp/q.json)" ;;
+	esac
+	tc qdisc change dev d0 root codel no_ce_threshold no_ce_threshold_selector no_split_gso
+	check_err $? "switching the extensions off"
+	check_eq "$(tc qdisc show dev d0 | head -n 1 | sed 's/[[:space:]]*$//')" \
+		"qdisc codel 1: root refcnt 2 limit 50p target 5ms interval 100ms" "all off again"
+	err=$(tc qdisc change dev d0 root codel ce_threshold_selector 0x4/0x3 2>&1)
+	check_eq "$err" "Error: codel: ce_threshold_selector has bits outside its mask." "extack through the plugin"
+	plugin_out
+	log_test "$name"
+}
+
+tc_plugin_on_intree_prints_as_stock() {
+	name="tc plugin: on Debian's in-tree codel, stock tc prints the same with and without it"
+	[ -f $PLUGIN ] || { log_skip "$name" "tc-codel not built (make deb)"; return; }
+	rmmod sch_codel 2>/dev/null
+	insmod "$INTREE_PATH"
+	check_err $? "insmod in-tree sch_codel"
+	dummy_up
+	tc qdisc add dev d0 root handle 1: codel limit 50 ce_threshold 4ms ecn
+	"$FUZZ" --send 30 d0
+	for args in "qdisc show dev d0" "-s qdisc show dev d0" "-s -j qdisc show dev d0"; do
+		# shellcheck disable=SC2086
+		without=$(tc $args 2>&1)
+		plugin_in
+		# shellcheck disable=SC2086
+		with=$(tc $args 2>&1)
+		plugin_out
+		check_eq "$with" "$without" "tc $args with and without the plugin"
+	done
+	tc qdisc del dev d0 root
+	rmmod sch_codel
+	check_err $? "rmmod in-tree sch_codel"
+	log_test "$name"
 }
