@@ -79,9 +79,16 @@ require_cmd() {
 
 run_tests() {
 	echo "KTAP version 1"
-	for t in $ALL_TESTS; do
-		$t
+	# A name no test uses: POSIX sh has no locals, and tests set t=.
+	for run_tests_test in $ALL_TESTS; do
+		$run_tests_test
 		cleanup_all
+		# A suite may check that each test left the system as it found
+		# it (check_isolation, defined by the guest lib): a failure is
+		# a TAP line of its own, naming the test.
+		if command -v check_isolation >/dev/null 2>&1; then
+			check_isolation "$run_tests_test"
+		fi
 	done
 	echo "1..$TESTS_RUN"
 	echo "$TESTS_PASSED passed, $TESTS_FAILED failed, $TESTS_SKIPPED skipped"

@@ -21,4 +21,9 @@ done
 # Last, after everything else has run: no leak reported (debug kernels).
 [ -n "$only" ] || ALL_TESTS="$ALL_TESTS kmemleak_clean"
 kmemleak_baseline
+# What every test must leave as it found it (check_isolation in lib.sh).
+# The dummy driver, loaded on first use with numdummies=1, would add a
+# dummy0 then: load it now, with none.
+modprobe dummy numdummies=0
+isolation_state >/tmp/isolation.start
 run_tests

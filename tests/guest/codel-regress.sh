@@ -300,6 +300,8 @@ ecn_codepoints() {
 	done
 	if [ "$1" = v6 ]; then
 		ip addr del 2001:db8::1/64 dev eth0
+		ip -n far -6 route del 2001:db8:1::/64 2>/dev/null
+		ip -n far addr del 2001:db8::2/64 dev eth1
 		sysctl -qw net.ipv6.conf.all.forwarding=0
 	fi
 	log_test "$name"

@@ -191,8 +191,11 @@ topo_router_up() {
 }
 
 topo_router_down() {
+	[ -e /sys/class/net/veth0 ] || ip netns list | grep -q '^near' || return 0
 	ip link del veth0 2>/dev/null
 	ip netns del near 2>/dev/null
+	ip -n far route del 198.18.1.0/24 2>/dev/null
+	echo 0 >/proc/sys/net/ipv4/ip_forward
 }
 
 # Start an iperf3 server in "far" (daemon) and wait until it listens.
@@ -314,4 +317,73 @@ hostpy() {
 # json_check: read JSON on stdin; fail unless it parses.
 json_check() {
 	hostpy -c 'import json, sys; json.load(sys.stdin)'
+}
+
+# --- isolation ---------------------------------------------------------------
+
+# The sysctls a test may change; each must be back after cleanup_all.
+ISOLATION_SYSCTLS="net.ipv4.ip_forward net.ipv6.conf.all.forwarding
+	net.core.default_qdisc net.ipv4.tcp_ecn net.ipv6.conf.eth0.disable_ipv6
+	net.ipv6.conf.all.disable_ipv6 net.ipv6.conf.default.disable_ipv6"
+
+# isolation_state: what every test must leave as it found it, one line
+# per item: namespaces, links, addresses and routes of the root and "far"
+# namespaces, the sysctls above, every root qdisc, and which sch_codel is
+# loaded (ours, the in-tree one, or none).
+isolation_state() {
+	echo "netns: $(ip netns list | awk '{ print $1 }' | sort | tr '\n' ' ')"
+	ip -o link show | awk '{ print "link: " $2 }'
+	ip -o addr show | awk '$3 != "inet6" || $4 !~ /^fe80/ { print "addr: " $2, $4 }'
+	ip route show | sed 's/^/route: /; s/[[:space:]]*$//'
+	ip -n far -o addr show | awk '$3 != "inet6" || $4 !~ /^fe80/ { print "far addr: " $2, $4 }'
+	ip -n far route show | sed 's/^/far route: /; s/[[:space:]]*$//'
+	for k in $ISOLATION_SYSCTLS; do
+		echo "sysctl: $k=$(sysctl -n "$k" 2>/dev/null)"
+	done
+	echo "far sysctl: tcp_ecn=$(ip netns exec far sysctl -n net.ipv4.tcp_ecn)"
+	tc qdisc show | awk '$3 ~ /:$/ || $4 == "root" { print "qdisc: " $0 }' |
+		sed 's/ refcnt [0-9]*//; s/[[:space:]]*$//'
+	# Ours loaded or not (tests unload it, tc loads it again) is fine;
+	# the in-tree one left loaded would run every later test.
+	if lsmod | grep -q '^sch_codel ' && ! codel_is_ours; then
+		echo "module: in-tree sch_codel loaded"
+	fi
+}
+
+# isolation_restore: put back what a test left behind (after a failure,
+# so that the next test starts clean): extra namespaces, the sysctls,
+# root qdiscs on eth0, and the in-tree sch_codel (unloaded; ours loads
+# again on demand).
+isolation_restore() {
+	for ns in $(ip netns list | awk '{ print $1 }'); do
+		grep -qx "netns:.* $ns .*\|netns: $ns .*" /tmp/isolation.start ||
+			ip netns del "$ns" 2>/dev/null
+	done
+	ip -n far route show | while read -r r; do
+		grep -qxF "far route: $r" /tmp/isolation.start ||
+			ip -n far route del $r 2>/dev/null
+	done
+	sed -n 's/^sysctl: \([^=]*\)=\(.*\)$/\1 \2/p' /tmp/isolation.start |
+		while read -r k v; do sysctl -qw "$k=$v" 2>/dev/null; done
+	ip netns exec far sysctl -qw "net.ipv4.tcp_ecn=$(sed -n 's/^far sysctl: tcp_ecn=//p' /tmp/isolation.start)"
+	tc qdisc del dev eth0 root 2>/dev/null
+	if lsmod | grep -q '^sch_codel ' && ! codel_is_ours; then
+		for d in $(ls /sys/class/net); do tc qdisc del dev "$d" root 2>/dev/null; done
+		rmmod sch_codel 2>/dev/null
+	fi
+}
+
+# check_isolation TEST: after TEST and cleanup_all, compare with the state
+# before the first test; on a difference, a failing TAP line naming TEST
+# and the first differences, then restore.
+check_isolation() {
+	[ -f /tmp/isolation.start ] || { isolation_state >/tmp/isolation.start; return 0; }
+	isolation_state >/tmp/isolation.now
+	cmp -s /tmp/isolation.start /tmp/isolation.now && return 0
+	RET=1
+	RET_MSG="$1 left: $(diff /tmp/isolation.start /tmp/isolation.now |
+		grep '^[-+][^-+]' | head -n 4 | tr '\n' ';')"
+	diag "FAIL: $RET_MSG"
+	log_test "isolation: the system after $1 is as before the first test"
+	isolation_restore
 }
