@@ -3,14 +3,17 @@
 #
 # scripts/mutate.sh [MUTANT...]: mutation testing.  Each tests/mutants/
 # NAME.patch is a small bug in codel.h or sch_codel.c; its header says
-# which tests must catch it ("Tests: guest TEST..." runs those guest tests
-# under QEMU with the mutated module).  For each mutant: copy the module
-# sources to build/mutate/NAME, apply the patch, build, run the tests.  A
+# which tests must catch it: "Tests: guest TEST..." runs those guest tests
+# under QEMU with the mutated module; "Tests: host unit|sim|diff..." runs
+# those host suites on a mutated copy of the tree (core mutants of
+# codel.h).  For each mutant: copy the module sources to
+# build/mutate/NAME, apply the patch, build, run the tests.  A
 # mutant is killed when a test fails (or the guest crashes); it SURVIVED
 # when they all pass.  Prints a table (also build/mutate/table.md) and
 # exits 1 if any mutant survived or could not be built.
 #
-# Environment: KERNELRELEASE (default: Debian's 6.1), as for make.
+# Environment: KERNELRELEASE (default: Debian's 6.1), as for make; KERNELS,
+# the kernels the differential test compares with (default: both series).
 
 set -euo pipefail
 
@@ -31,8 +34,11 @@ else
 	done
 fi
 
-# The guest image must be current before any mutant borrows it.
-make -s guest KERNELRELEASE="$rel" >&2
+# The guest image must be current before any mutant borrows it; the
+# guest tests get tdc and the fuzzer as in make check.
+make -s guest fuzz tc KERNELRELEASE="$rel" >&2
+tdc=$(scripts/tdc-prepare.sh "$rel")
+KERNELS=${KERNELS:-"$rel $(scripts/kernel-release.sh 6.12)"}
 
 table=$out/table.md
 {
@@ -58,11 +64,35 @@ for m in "${mutants[@]}"; do
 	else
 		read -r kind tests <<<"$(sed -n 's/^Tests: //p' "$patch")"
 		case $kind in
+		host)
+			# The whole tree, mutated, with this tree's kernel sources.
+			verdict=SURVIVED
+			tree=$dir/tree
+			git ls-files | cpio -pdm --quiet "$tree"
+			patch -s -p1 -d "$tree" <"$patch"
+			mkdir -p "$tree/build"
+			ln -s "$top/build/linux-src" "$tree/build/linux-src"
+			for t in $tests; do
+				case $t in
+				unit) cmd="make -s unit KERNELRELEASE=$rel KDIR=/nonexistent" ;;
+				sim) cmd="make -s sim KERNELRELEASE=$rel KDIR=/nonexistent && tests/host/sim.sh" ;;
+				diff) cmd="tests/host/diff.sh $KERNELS" ;;
+				*) echo "mutate: $patch: unknown host test $t" >&2; exit 2 ;;
+				esac
+				if ! (cd "$tree" && sh -c "$cmd") >"$dir/test-$t.log" 2>&1; then
+					first=$(sed -n 's/^not ok [0-9]* \(.*\)/\1/p' "$dir/test-$t.log" | head -n 1)
+					verdict="host $t: ${first:-see $dir/test-$t.log}"
+					break
+				fi
+			done
+			[ "$verdict" != SURVIVED ] || survivors=$((survivors + 1))
+			;;
 		guest)
 			# shellcheck disable=SC2086
 			if CODEL_MODULE=$top/$dir/src/sch_codel.ko KERNELRELEASE=$rel \
-				qemu/run --log "$dir/run" tests/guest/all.sh $tests \
-				>"$dir/test.log" 2>&1; then
+				qemu/run --log "$dir/run" --add "$tdc=/payload/tdc" \
+				--add build/codel-fuzz=/usr/local/bin/codel-fuzz \
+				tests/guest/all.sh $tests >"$dir/test.log" 2>&1; then
 				verdict=SURVIVED
 				survivors=$((survivors + 1))
 			else
