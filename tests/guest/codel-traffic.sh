@@ -10,6 +10,7 @@ ALL_TESTS="$ALL_TESTS
 	ecn_traffic_marked_not_dropped
 	ce_threshold_marks_traffic
 	limit_overflow_counted
+	limit_holds_exactly_limit_packets
 "
 
 ping_counters_match_device() {
@@ -115,4 +116,26 @@ limit_overflow_counted() {
 	check_cmp "$(dropped "$s")" -ge "$over" "qdisc drops include the overlimit drops"
 	check_eq "$(backlog_pkts "$s")" 0 "backlog after traffic"
 	log_test "traffic: limit overflow counted as drop_overlimit"
+}
+
+# A queue that cannot drain (an HTB class at 8 bit/s sends its burst, a
+# few frames, then nothing for minutes) and 20 frames into codel limit 5: it
+# holds exactly 5, and every frame was sent, queued or tail-dropped.
+limit_holds_exactly_limit_packets() {
+	name="limit: a stalled queue holds exactly limit packets, the rest tail-dropped"
+	[ -x "$FUZZ" ] || { log_skip "$name" "codel-fuzz not in the guest (make check)"; return; }
+	dummy_up
+	tc qdisc add dev d0 root handle 1: htb default 1 &&
+		tc class add dev d0 parent 1: classid 1:1 htb rate 8bit ceil 8bit &&
+		tc qdisc add dev d0 parent 1:1 handle 10: codel limit 5
+	check_err $? "htb + codel setup"
+	"$FUZZ" --send 20 d0 >/dev/null 2>&1	# tail drops fail sendto(): ENOBUFS
+	s=$(stats_of qdisc d0 10:)
+	diag "$(echo "$s" | tr -s ' ')"
+	sent=$(sent_pkts "$s") queued=$(backlog_pkts "$s") over=$(field "$s" drop_overlimit)
+	check_cmp "$sent" -le 10 "the class did not stall (sent $sent)"
+	check_eq "$queued" 5 "packets queued at limit 5"
+	check_eq "$((sent + queued + over))" 20 "sent + queued + tail-dropped"
+	check_eq "$(dropped "$s")" "$over" "every drop a tail drop"
+	log_test "$name"
 }
