@@ -376,7 +376,7 @@ static struct netlink_range_validation codel_interval_range = {
 	.max = CODEL_TIME_MAX_US,
 };
 
-/* Ranges in README.md, "Parameters"; published to userspace with the policy. */
+/* Ranges in docs/uapi.md; published to userspace with the policy. */
 static const struct nla_policy codel_policy[TCA_CODEL_MAX + 1] = {
 	[TCA_CODEL_TARGET]	= NLA_POLICY_FULL_RANGE(NLA_U32, &codel_time_range),
 	[TCA_CODEL_LIMIT]	= NLA_POLICY_MIN(NLA_U32, 1),
