@@ -325,10 +325,7 @@ dropping_exit_on_empty_queue_traced() {
 	name="tracepoints: the dropping-state exit on an empty queue reports drop_next relative to now"
 	lsmod | grep -q '^sch_codel ' || modprobe sch_codel
 	T=/sys/kernel/tracing
-	SENDER_GSO=on topo_router_up
-	quiet_path
-	hostroot_up
-	cp /payload/tests/gso_burst.py /tmp/gso_burst.py
+	gso_sender_up
 	tc qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 20000 latency 10s &&
 		tc qdisc add dev eth0 parent 1:1 handle 10: codel target 1us interval 2us
 	check_err $? "tbf + codel setup"
@@ -337,7 +334,7 @@ dropping_exit_on_empty_queue_traced() {
 	echo 1 >$T/events/codel/enable
 	echo 1 >$T/tracing_on
 	for n in 3 4 5 6 3 4 5 6; do
-		ip netns exec near chroot /hostroot /usr/bin/python3 /tmp/gso_burst.py "$FAR" "$n" 8 1400 >/dev/null
+		gso_burst "$n" 8 1400 >/dev/null
 		sleep 1
 	done
 	echo 0 >$T/tracing_on

@@ -101,15 +101,9 @@ drop_to_empty() {
 		log_test "$name"
 		return
 	fi
-	# UDP GSO needs checksum offload, which the hub NIC lacks: send from
-	# near over veth (which has it); the router forwards each GSO packet
-	# whole into eth0's qdisc, as it would GRO traffic.
-	SENDER_GSO=on topo_router_up
-	quiet_path
-	hostroot_up
+	gso_sender_up
 	parent_setup "$kind"
 	check_err $? "$kind setup"
-	cp /payload/tests/gso_burst.py /tmp/gso_burst.py
 	echo 0 >$T/tracing_on
 	echo 1 >$T/events/codel/codel_dequeue_drops/enable
 	rx=/sys/class/net/eth1/statistics/rx_packets
@@ -119,7 +113,7 @@ drop_to_empty() {
 		echo 1 >$T/tracing_on
 		tc -s qdisc show dev eth0 >/tmp/dump0
 		rx0=$(ip netns exec far cat $rx)
-		sent=$(ip netns exec near chroot /hostroot /usr/bin/python3 /tmp/gso_burst.py "$FAR" $GSO_BURST $GSO_SEGS 1400)
+		sent=$(gso_burst $GSO_BURST $GSO_SEGS 1400)
 		check_eq "$sent" $GSO_BURST "GSO packets sent (UDP_SEGMENT)"
 		tree_drained
 		check_err $? "round $round: a backlog stays after the burst: $(tc -s qdisc show dev eth0 | grep backlog | tr -s ' ' | tr '\n' ';') classes: $(tc -s class show dev eth0 | grep backlog | tr -s ' ' | tr '\n' ';')"

@@ -272,6 +272,24 @@ htb_proto_leaf() {
 		tc filter add dev eth0 parent 1: protocol ipv6 u32 match ip6 protocol "$proto" 0xff flowid 1:10
 }
 
+# gso_sender_up: the router topology with GSO on at near, quiet, and the
+# host's python3 ready for gso_burst.  UDP GSO needs checksum offload,
+# which the hub NIC lacks: near sends over veth (which has it) and the
+# router forwards each GSO packet whole into eth0's qdisc, as it would
+# GRO traffic.
+gso_sender_up() {
+	SENDER_GSO=on topo_router_up
+	quiet_path
+	hostroot_up
+	cp /payload/tests/gso_burst.py /tmp/gso_burst.py
+}
+
+# gso_burst COUNT SEGS SIZE: COUNT UDP GSO packets from near to far at
+# once (tests/guest/gso_burst.py); prints how many were sent.
+gso_burst() {
+	ip netns exec near chroot /hostroot /usr/bin/python3 /tmp/gso_burst.py "$FAR" "$@"
+}
+
 cleanup_all() {
 	iperf_server_down
 	tc qdisc del dev eth0 root >/dev/null 2>&1
