@@ -105,7 +105,7 @@ fuzz: $(FUZZ)
 
 $(FUZZ): tests/fuzz/codel-fuzz.c pkt_sched_codel.h
 	@mkdir -p $(BUILD)
-	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Werror -I. -o $@ $<
+	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Werror -pthread -I. -o $@ $<
 
 # Both install what they need first (Debian packages only), then build.
 check: deps

@@ -13,7 +13,9 @@
 # exits 1 if any mutant survived or could not be built.
 #
 # Environment: KERNELRELEASE (default: Debian's 6.1), as for make; KERNELS,
-# the kernels the differential test compares with (default: both series).
+# the kernels the differential test compares with (default: both series);
+# MUTATE_GUEST_TESTS, guest tests to run instead of each guest mutant's own
+# (to see whether a new test kills mutants it was not written for).
 
 set -euo pipefail
 
@@ -63,6 +65,7 @@ for m in "${mutants[@]}"; do
 		survivors=$((survivors + 1))
 	else
 		read -r kind tests <<<"$(sed -n 's/^Tests: //p' "$patch")"
+		[ "$kind" != guest ] || tests=${MUTATE_GUEST_TESTS:-$tests}
 		case $kind in
 		host)
 			# The whole tree, mutated, with this tree's kernel sources.

@@ -28,6 +28,23 @@
  * a codel root on every DEV, 20 frames through each, delete_module refused
  * (EWOULDBLOCK) while even one instance is left, delete all, delete_module.
  * In one process, because under TCG every tc/insmod spawn costs ~100 ms.
+ *
+ * codel-fuzz --parent htb|tbf|qfq [--events] ... DEV...: the same fuzzing,
+ * of a codel 10: that is the only child of a one-class KIND tree at 1 Mbit/s
+ * (QFQ under a TBF, since QFQ does not shape; built with $TC, default
+ * /usr/sbin/tc), while every operation also sends
+ * 0-7 IPv4 frames of random size and ECN codepoint (Not-ECT, ECT(0),
+ * ECT(1), CE), so that a backlog stands, CoDel drops and marks inside the
+ * parent's dequeue and peek, and each change, replace and delete meets a
+ * real queue.  Every 64 operations the tree must drain: the root's and the
+ * leaf's qlen and backlog reach 0 together (a parent that still counts
+ * packets its child no longer holds is the CVE-2025-37798 shape).  A second
+ * thread dumps every qdisc and class for the whole run.  --events adds
+ * device events: down/up, an MTU change, delete and re-create of the
+ * device (and its tree), a child process that builds a loaded codel in a
+ * network namespace of its own and exits, so the namespace dies with the
+ * backlog, and drop-to-empty episodes (drop_to_empty_episode()).  DEV...
+ * must be dummy devices the fuzzer may delete.
  */
 #define _GNU_SOURCE	/* unshare() */
 #include <errno.h>
@@ -36,6 +53,7 @@
 #include <linux/netlink.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
+#include <arpa/inet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
 #include <stdarg.h>
@@ -46,11 +64,13 @@
 #include <string.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -62,6 +82,12 @@
 
 #define MAX_DEVS	8
 #define HANDLE		0x10000u	/* 1: */
+#define LEAF_HANDLE	0x100000u	/* 10: */
+#define LEAF_PARENT	0x10001u	/* 1:1 (HTB's class, TBF's child) */
+#define QFQ_PARENT	0x20001u	/* 2:1, QFQ's class under a TBF */
+#define MIN_MTU		576		/* every frame below fits */
+#define SMALL_FRAME	560		/* fits any MTU the fuzzer sets */
+#define MAX_FRAME	1414		/* fits MTU 1500 */
 #define TIME_MAX_US	100000000u
 #define DISABLED	0x7fffffffu
 
@@ -75,7 +101,7 @@ struct params {			/* as the module stores them */
 
 struct dev {
 	const char	*name;
-	int		ifindex;
+	int		ifindex;	/* read by the dump thread */
 	bool		exists;	/* a codel 1: root is there */
 	struct params	p;
 };
@@ -84,6 +110,14 @@ static struct dev devs[MAX_DEVS];
 static int ndevs, nl_fd, pk_fd;
 static uint64_t rng;
 static unsigned long ops, accepted, rejected, failures, seq = 1;
+/* Where codel sits: the root (1:), or 10: under --parent's class 1:1. */
+static uint32_t q_parent = TC_H_ROOT, q_handle = HANDLE;
+static const char *parent_kind;
+static bool events;
+static unsigned long frames_sent, events_done;
+/* Proof that the parent runs saw load: the deepest root queue found at a
+ * drain check, and the checks that found codel had dropped or marked. */
+static unsigned long max_root_qlen, drop_checks, mark_checks, episodes;
 
 static uint32_t rnd(void)
 {
@@ -98,7 +132,7 @@ static void fail(const char *fmt, ...)
 {
 	va_list ap;
 
-	failures++;
+	__atomic_add_fetch(&failures, 1, __ATOMIC_RELAXED);
 	printf("# FAIL at op %lu: ", ops);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
@@ -452,6 +486,10 @@ struct dumped {
 	uint8_t		selector, mask;
 	bool		has_ce, has_split, has_selector;
 	uint64_t	sent_packets;
+	/* qlen and backlog of the root and of whatever sits at q_parent */
+	uint32_t	root_qlen, root_backlog, leaf_qlen, leaf_backlog;
+	/* the leaf's drops and, when it is codel, its ECN and CE marks */
+	uint32_t	leaf_drops, ecn_mark, ce_mark;
 };
 
 /* Our settings from the dump's TCA_CODEL_EXT nest. */
@@ -480,7 +518,67 @@ static void read_ext(struct rtattr *nest, struct dumped *out)
 	}
 }
 
-/* Dump the root qdisc of dev and read our handle's settings and counters. */
+static void read_options(struct rtattr *a, struct dumped *out)
+{
+	struct rtattr *o;
+	int olen = RTA_PAYLOAD(a);
+
+	for (o = RTA_DATA(a); RTA_OK(o, olen); o = RTA_NEXT(o, olen)) {
+		uint32_t x = 0;
+
+		memcpy(&x, RTA_DATA(o), RTA_PAYLOAD(o) < 4 ? RTA_PAYLOAD(o) : 4);
+		switch (o->rta_type) {
+		case TCA_CODEL_TARGET: out->target = x; break;
+		case TCA_CODEL_INTERVAL: out->interval = x; break;
+		case TCA_CODEL_LIMIT: out->limit = x; break;
+		case TCA_CODEL_ECN: out->ecn = x; break;
+		case TCA_CODEL_CE_THRESHOLD:
+			out->ce_threshold = x;
+			out->has_ce = true;
+			break;
+		case TCA_CODEL_EXT | NLA_F_NESTED:
+			read_ext(o, out);
+			break;
+		}
+	}
+}
+
+/* Sent packets, qlen, backlog, drops and codel's marks from TCA_STATS2. */
+static void read_stats(struct rtattr *a, uint64_t *sent, uint32_t *qlen, uint32_t *backlog,
+		       struct dumped *out)
+{
+	struct rtattr *s;
+	int slen = RTA_PAYLOAD(a);
+
+	for (s = RTA_DATA(a); RTA_OK(s, slen); s = RTA_NEXT(s, slen)) {
+		if (s->rta_type == TCA_STATS_BASIC) {
+			struct gnet_stats_basic b;
+
+			memcpy(&b, RTA_DATA(s), sizeof(b));
+			*sent = b.packets;
+		} else if (s->rta_type == TCA_STATS_QUEUE) {
+			struct gnet_stats_queue q;
+
+			memcpy(&q, RTA_DATA(s), sizeof(q));
+			*qlen = q.qlen;
+			*backlog = q.backlog;
+			if (out)
+				out->leaf_drops = q.drops;
+		} else if (out && s->rta_type == TCA_STATS_APP &&
+			   RTA_PAYLOAD(s) >= sizeof(struct tc_codel_xstats)) {
+			struct tc_codel_xstats x;
+
+			memcpy(&x, RTA_DATA(s), sizeof(x));
+			out->ecn_mark = x.ecn_mark;
+			out->ce_mark = x.ce_mark;
+		}
+	}
+}
+
+/*
+ * Dump dev's qdiscs: our place's settings and counters (the root, or the
+ * leaf at q_parent), and the root's and the leaf's queue lengths.
+ */
 static void dump_root(const struct dev *d, struct dumped *out)
 {
 	struct req q = { 0 };
@@ -508,6 +606,9 @@ static void dump_root(const struct dev *d, struct dumped *out)
 		}
 		for (h = (void *)buf; NLMSG_OK(h, (size_t)r); h = NLMSG_NEXT(h, r)) {
 			struct tcmsg *t = NLMSG_DATA(h);
+			uint64_t unused;
+			uint32_t qlen = 0, backlog = 0;
+			bool ours, root;
 			struct rtattr *a;
 			int alen;
 
@@ -515,52 +616,32 @@ static void dump_root(const struct dev *d, struct dumped *out)
 				done = true;
 				break;
 			}
-			if (h->nlmsg_type != RTM_NEWQDISC || t->tcm_ifindex != d->ifindex ||
-			    t->tcm_parent != TC_H_ROOT)
+			if (h->nlmsg_type != RTM_NEWQDISC || t->tcm_ifindex != d->ifindex)
 				continue;
-			out->found = t->tcm_handle == HANDLE;
-			alen = (int)RTM_PAYLOAD(h);
+			ours = t->tcm_parent == q_parent;
+			root = t->tcm_parent == TC_H_ROOT;
+			if (!ours && !root)
+				continue;
+			if (ours)
+				out->found = t->tcm_handle == q_handle;
+			alen = (int)NLMSG_PAYLOAD(h, sizeof(struct tcmsg));
 			for (a = (void *)((char *)t + NLMSG_ALIGN(sizeof(*t)));
 			     RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
-				if (a->rta_type == TCA_KIND)
+				if (ours && a->rta_type == TCA_KIND)
 					snprintf(out->kind, sizeof(out->kind), "%s", (char *)RTA_DATA(a));
-				if (a->rta_type == TCA_OPTIONS) {
-					struct rtattr *o;
-					int olen = RTA_PAYLOAD(a);
-
-					for (o = RTA_DATA(a); RTA_OK(o, olen); o = RTA_NEXT(o, olen)) {
-						uint32_t x = 0;
-
-						memcpy(&x, RTA_DATA(o), RTA_PAYLOAD(o) < 4 ?
-						       RTA_PAYLOAD(o) : 4);
-
-						switch (o->rta_type) {
-						case TCA_CODEL_TARGET: out->target = x; break;
-						case TCA_CODEL_INTERVAL: out->interval = x; break;
-						case TCA_CODEL_LIMIT: out->limit = x; break;
-						case TCA_CODEL_ECN: out->ecn = x; break;
-						case TCA_CODEL_CE_THRESHOLD:
-							out->ce_threshold = x;
-							out->has_ce = true;
-							break;
-						case TCA_CODEL_EXT | NLA_F_NESTED:
-							read_ext(o, out);
-							break;
-						}
-					}
-				}
-				if (a->rta_type == TCA_STATS2) {
-					struct rtattr *s;
-					int slen = RTA_PAYLOAD(a);
-
-					for (s = RTA_DATA(a); RTA_OK(s, slen); s = RTA_NEXT(s, slen))
-						if (s->rta_type == TCA_STATS_BASIC) {
-							struct gnet_stats_basic b;
-
-							memcpy(&b, RTA_DATA(s), sizeof(b));
-							out->sent_packets = b.packets;
-						}
-				}
+				if (ours && a->rta_type == TCA_OPTIONS)
+					read_options(a, out);
+				if (a->rta_type == TCA_STATS2)
+					read_stats(a, ours ? &out->sent_packets : &unused, &qlen,
+						   &backlog, ours ? out : NULL);
+			}
+			if (ours) {
+				out->leaf_qlen = qlen;
+				out->leaf_backlog = backlog;
+			}
+			if (root) {
+				out->root_qlen = qlen;
+				out->root_backlog = backlog;
 			}
 		}
 	}
@@ -573,11 +654,11 @@ static void check_dump(const struct dev *d, const char *what)
 	dump_root(d, &g);
 	if (!d->exists) {
 		if (g.found && !strcmp(g.kind, "codel"))
-			fail("%s %s: codel 1: still present", d->name, what);
+			fail("%s %s: codel %x: still present", d->name, what, q_handle >> 16);
 		return;
 	}
 	if (!g.found || strcmp(g.kind, "codel")) {
-		fail("%s %s: codel 1: missing from the dump", d->name, what);
+		fail("%s %s: codel %x: missing from the dump", d->name, what, q_handle >> 16);
 		return;
 	}
 	if (g.target != time_to_us(d->p.target) || g.interval != time_to_us(d->p.interval) ||
@@ -596,22 +677,70 @@ static void check_dump(const struct dev *d, const char *what)
 		     d->p.split_gso, d->p.selector, d->p.mask);
 }
 
-/* One frame through dev's root qdisc; its Sent counter must move. */
-static void check_passes_packets(const struct dev *d)
+/* --- frames ---------------------------------------------------------------- */
+
+/*
+ * An IPv4/UDP frame of len bytes (64..MAX_FRAME) with ECN codepoint ecn,
+ * header checksum valid, so that CoDel's marking (which rewrites TOS and
+ * the checksum) works on it as on forwarded traffic.
+ */
+static void build_frame(unsigned char *f, size_t len, unsigned int ecn)
+{
+	static const unsigned char eth[14] = { 0x02, 0, 0, 0, 0, 2, 0x02, 0, 0, 0, 0, 1, 0x08, 0x00 };
+	unsigned char *ip = f + 14;
+	uint32_t sum = 0;
+	size_t ilen = len - 14;
+
+	memset(f, 0, len);
+	memcpy(f, eth, sizeof(eth));
+	ip[0] = 0x45;
+	ip[1] = ecn & 3;
+	ip[2] = ilen >> 8;
+	ip[3] = ilen & 0xff;
+	ip[8] = 64;
+	ip[9] = 17;
+	memcpy(ip + 12, (unsigned char[]){ 198, 18, 5, 1, 198, 18, 5, 2 }, 8);
+	for (int k = 0; k < 20; k += 2)
+		sum += (uint32_t)(ip[k] << 8 | ip[k + 1]);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = ~((sum & 0xffff) + (sum >> 16)) & 0xffff;
+	ip[10] = sum >> 8;
+	ip[11] = sum & 0xff;
+	ip[20] = 0x13;		/* UDP 5000 -> 5001, no checksum */
+	ip[21] = 0x88;
+	ip[22] = 0x13;
+	ip[23] = 0x89;
+	ip[24] = (ilen - 20) >> 8;
+	ip[25] = (ilen - 20) & 0xff;
+}
+
+static int send_frame(int fd, const struct dev *d, size_t len, unsigned int ecn)
 {
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_ifindex = d->ifindex,
-				   .sll_halen = ETH_ALEN };
-	unsigned char frame[64] = { 0x02, 0, 0, 0, 0, 2, 0x02, 0, 0, 0, 0, 1, 0x88, 0xb5 };
+				   .sll_halen = ETH_ALEN, .sll_protocol = htons(ETH_P_IP) };
+	unsigned char f[MAX_FRAME];
+
+	build_frame(f, len, ecn);
+	frames_sent++;
+	return sendto(fd, f, len, 0, (void *)&sll, sizeof(sll)) < 0 ? -errno : 0;
+}
+
+/* One frame through dev's qdiscs; codel's Sent counter must move. */
+static void check_passes_packets(const struct dev *d)
+{
 	struct dumped a, b;
+	int err;
 
 	if (!d->exists)
 		return;
 	dump_root(d, &a);
-	if (sendto(pk_fd, frame, sizeof(frame), 0, (void *)&sll, sizeof(sll)) < 0) {
-		fail("%s: sendto: %s", d->name, strerror(errno));
+	err = send_frame(pk_fd, d, 64, 0);
+	if (err) {
+		fail("%s: sendto: %s", d->name, strerror(-err));
 		return;
 	}
-	for (int i = 0; i < 100; i++) {
+	/* Under a 1 Mbit/s parent behind a standing queue: up to 1 s. */
+	for (int i = 0; i < (parent_kind ? 1000 : 100); i++) {
 		dump_root(d, &b);
 		if (b.sent_packets > a.sent_packets)
 			return;
@@ -619,6 +748,33 @@ static void check_passes_packets(const struct dev *d)
 	}
 	fail("%s: a frame sent through codel never left (Sent %llu)", d->name,
 	     (unsigned long long)b.sent_packets);
+}
+
+/*
+ * Under a parent, after a pause in sending, the whole tree empties: root
+ * and leaf reach qlen 0 and backlog 0 together.  A root that keeps counting
+ * packets after its only child is empty lost a drop report.
+ */
+static void check_drains(const struct dev *d)
+{
+	struct dumped g;
+
+	dump_root(d, &g);
+	if (g.root_qlen > max_root_qlen)
+		max_root_qlen = g.root_qlen;
+	if (d->exists && g.leaf_drops)
+		drop_checks++;
+	if (d->exists && (g.ecn_mark || g.ce_mark))
+		mark_checks++;
+	for (int i = 0; i < 400; i++) {
+		dump_root(d, &g);
+		if (!g.root_qlen && !g.leaf_qlen)
+			break;
+		usleep(10000);
+	}
+	if (g.root_qlen || g.root_backlog || g.leaf_qlen || g.leaf_backlog)
+		fail("%s: the tree did not drain in 4 s: root %u packets %u bytes, leaf %s %u packets %u bytes",
+		     d->name, g.root_qlen, g.root_backlog, g.kind, g.leaf_qlen, g.leaf_backlog);
 }
 
 /* --- one operation ------------------------------------------------------- */
@@ -634,8 +790,8 @@ static void one_op(struct dev *d)
 	q.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg));
 	q.t.tcm_family = AF_UNSPEC;
 	q.t.tcm_ifindex = d->ifindex;
-	q.t.tcm_parent = TC_H_ROOT;
-	q.t.tcm_handle = HANDLE;
+	q.t.tcm_parent = q_parent;
+	q.t.tcm_handle = q_handle;
 
 	if (op == 0) {
 		what = "delete";
@@ -729,13 +885,12 @@ static int qdisc_op(const struct dev *d, int type, int flags)
 
 static void send_frames(int fd, const struct dev *d, unsigned long n)
 {
-	unsigned char frame[64] = { 0x02, 0, 0, 0, 0, 2, 0x02, 0, 0, 0, 0, 1, 0x88, 0xb5 };
-	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_ifindex = d->ifindex,
-				   .sll_halen = ETH_ALEN };
+	for (unsigned long k = 0; k < n; k++) {
+		int err = send_frame(fd, d, 64, 0);
 
-	for (unsigned long k = 0; k < n; k++)
-		if (sendto(fd, frame, sizeof(frame), 0, (void *)&sll, sizeof(sll)) < 0)
-			fail("%s: sendto: %s", d->name, strerror(errno));
+		if (err)
+			fail("%s: sendto: %s", d->name, strerror(-err));
+	}
 }
 
 static int lifecycle(unsigned long cycles, const char *path)
@@ -852,6 +1007,307 @@ static int add_dummy(const char *name)
 	return err;
 }
 
+/* --- the parent tree, device events, the dump thread ------------------- */
+
+/*
+ * The one-class KIND tree above codel, with $TC (iproute2's, by path), at
+ * 1 Mbit/s: the fuzzer offers ~2 Mbit/s, so a queue stands between the
+ * drain checks and drains in well under a second at each.
+ */
+static int build_parent(const char *dev)
+{
+	const char *tc = getenv("TC") ? getenv("TC") : "/usr/sbin/tc";
+	char cmd[1024];
+
+	if (!strcmp(parent_kind, "htb"))
+		snprintf(cmd, sizeof(cmd),
+			 "%1$s qdisc add dev %2$s root handle 1: htb default 1 && "
+			 "%1$s class add dev %2$s parent 1: classid 1:1 htb rate 1mbit quantum 1514",
+			 tc, dev);
+	else if (!strcmp(parent_kind, "tbf"))
+		snprintf(cmd, sizeof(cmd),
+			 "%s qdisc add dev %s root handle 1: tbf rate 1mbit burst 3000 limit 1000000",
+			 tc, dev);
+	else if (!strcmp(parent_kind, "qfq"))
+		snprintf(cmd, sizeof(cmd),
+			 "%1$s qdisc add dev %2$s root handle 1: tbf rate 1mbit burst 3000 limit 1000000 && "
+			 "%1$s qdisc add dev %2$s parent 1:1 handle 2: qfq && "
+			 "%1$s class add dev %2$s parent 2: classid 2:1 qfq weight 1 maxpkt 2048 && "
+			 "%1$s filter add dev %2$s parent 2: protocol all matchall classid 2:1",
+			 tc, dev);
+	else
+		return -1;
+	return system(cmd) ? -1 : 0;
+}
+
+/* RTM_NEWLINK on dev: set IFF_UP to up, and the MTU when mtu is not 0. */
+static int set_link(const struct dev *d, bool up, uint32_t mtu)
+{
+	struct {
+		struct nlmsghdr		n;
+		struct ifinfomsg	i;
+		char			buf[64];
+	} q = { 0 };
+	char msg[256];
+
+	q.n.nlmsg_len = NLMSG_LENGTH(sizeof(q.i));
+	q.n.nlmsg_type = RTM_NEWLINK;
+	q.i.ifi_family = AF_UNSPEC;
+	q.i.ifi_index = d->ifindex;
+	q.i.ifi_flags = up ? IFF_UP : 0;
+	q.i.ifi_change = IFF_UP;
+	if (mtu)
+		put_attr(&q.n, IFLA_MTU, &mtu, 4, NLA_HDRLEN + 4);
+	return transact(&q.n, msg, sizeof(msg));
+}
+
+static int del_link(const struct dev *d)
+{
+	struct {
+		struct nlmsghdr		n;
+		struct ifinfomsg	i;
+	} q = { 0 };
+	char msg[256];
+
+	q.n.nlmsg_len = NLMSG_LENGTH(sizeof(q.i));
+	q.n.nlmsg_type = RTM_DELLINK;
+	q.i.ifi_family = AF_UNSPEC;
+	q.i.ifi_index = d->ifindex;
+	return transact(&q.n, msg, sizeof(msg));
+}
+
+static int add_dummy(const char *name);
+
+/*
+ * codel-fuzz --netns-child KIND: in a network namespace of its own, a dummy
+ * with codel (under the parent KIND, or "-" for none) and a backlog, then
+ * exit: the namespace, its device and its queue die with the process
+ * (cleanup_net, later, in a worker).  Exec'd, not forked alone: the parent
+ * has a dump thread, and a forked child of a threaded process may only exec.
+ */
+static int netns_child(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct dev n = { .name = "n0" };
+	struct req q = { 0 };
+	char msg[256];
+	int one = 1;
+
+	if (unshare(CLONE_NEWNET))
+		return 10;
+	nl_fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	pk_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (nl_fd < 0 || pk_fd < 0 || bind(nl_fd, (void *)&sa, sizeof(sa)) ||
+	    setsockopt(nl_fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one)))
+		return 11;
+	if (add_dummy(n.name) || !(n.ifindex = (int)if_nametoindex(n.name)))
+		return 12;
+	if (parent_kind && build_parent(n.name))
+		return 13;
+	q.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg));
+	q.n.nlmsg_type = RTM_NEWQDISC;
+	q.n.nlmsg_flags = NLM_F_CREATE | NLM_F_EXCL;
+	q.t.tcm_ifindex = n.ifindex;
+	q.t.tcm_parent = q_parent;
+	q.t.tcm_handle = q_handle;
+	put_attr(&q.n, TCA_KIND, "codel", 6, NLA_HDRLEN + 6);
+	if (transact(&q.n, msg, sizeof(msg)))
+		return 14;
+	for (int k = 0; k < 200; k++)
+		send_frame(pk_fd, &n, 64 + rnd() % (SMALL_FRAME - 64), rnd() % 4);
+	return 0;
+}
+
+static void netns_dies_loaded(void)
+{
+	pid_t pid = fork();
+	int status = -1;
+
+	if (pid < 0) {
+		fail("fork: %s", strerror(errno));
+		return;
+	}
+	if (!pid) {
+		execl("/proc/self/exe", "codel-fuzz", "--netns-child",
+		      parent_kind ? parent_kind : "-", (char *)NULL);
+		_exit(9);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		fail("netns child: status %#x", status);
+}
+
+/* A change of target and interval alone (in microseconds), in the model too. */
+static int codel_set_times(struct dev *d, uint32_t target_us, uint32_t interval_us)
+{
+	struct req q = { 0 };
+	struct rtattr *opt;
+	char msg[256];
+	int err;
+
+	q.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg));
+	q.n.nlmsg_type = RTM_NEWQDISC;
+	q.t.tcm_ifindex = d->ifindex;
+	q.t.tcm_parent = q_parent;
+	q.t.tcm_handle = q_handle;
+	put_attr(&q.n, TCA_KIND, "codel", 6, NLA_HDRLEN + 6);
+	opt = (void *)((char *)&q.n + NLMSG_ALIGN(q.n.nlmsg_len));
+	put_attr(&q.n, TCA_OPTIONS, NULL, 0, NLA_HDRLEN);
+	put_attr(&q.n, TCA_CODEL_TARGET, &target_us, 4, NLA_HDRLEN + 4);
+	put_attr(&q.n, TCA_CODEL_INTERVAL, &interval_us, 4, NLA_HDRLEN + 4);
+	opt->rta_len = (unsigned short)((char *)&q.n + q.n.nlmsg_len - (char *)opt);
+	err = transact(&q.n, msg, sizeof(msg));
+	if (!err) {
+		d->p.target = us_to_time(target_us);
+		d->p.interval = us_to_time(interval_us);
+	}
+	return err;
+}
+
+/*
+ * The CVE-2025-37798 condition on purpose: a dequeue (or peek) that drops
+ * and leaves codel empty.  The MTU guard forbids any drop once an MTU or
+ * less stays queued, so the last packet must be larger than the guard.
+ * The guard is the MTU when codel was last changed: change it (target 1us,
+ * interval 2us, so that CoDel drops at once) at MTU 576, then raise the MTU
+ * to 1500 and queue 1414-byte frames.  The tree must then drain at every
+ * level.
+ */
+static int drop_to_empty_episode(struct dev *d)
+{
+	int err;
+
+	if (!d->exists)
+		return 0;
+	err = set_link(d, true, MIN_MTU);
+	if (!err)
+		err = codel_set_times(d, 1, 2);
+	if (!err)
+		err = set_link(d, true, 1500);
+	for (int k = 0; !err && k < 8; k++) {
+		err = send_frame(pk_fd, d, MAX_FRAME, rnd() % 4);
+		if (err == -ENOBUFS)	/* a small limit */
+			err = 0;
+	}
+	episodes++;
+	check_drains(d);
+	return err;
+}
+
+/* One device event on d; the model follows what it does to the qdisc. */
+static void device_event(struct dev *d)
+{
+	int err = 0;
+
+	events_done++;
+	switch (rnd() % 6) {
+	case 0:		/* down resets every queue; the settings stay */
+		err = set_link(d, false, 0);
+		if (!err)
+			err = set_link(d, true, 0);
+		break;
+	case 1:		/* the MTU, which CoDel's guard reads at its next change */
+		err = set_link(d, true, MIN_MTU + rnd() % (1501 - MIN_MTU));
+		break;
+	case 2:		/* delete the device under load, then start over */
+		err = del_link(d);
+		if (err)
+			break;
+		d->exists = false;
+		defaults(&d->p);
+		if (add_dummy(d->name) || !(d->ifindex = (int)if_nametoindex(d->name))) {
+			fail("%s: re-create after delete", d->name);
+			exit(1);
+		}
+		if (parent_kind && build_parent(d->name))
+			fail("%s: rebuild the %s tree", d->name, parent_kind);
+		break;
+	case 3:
+		netns_dies_loaded();
+		break;
+	case 4:
+	case 5:
+		err = drop_to_empty_episode(d);
+		break;
+	}
+	if (err)
+		fail("%s: device event: %s", d->name, strerror(-err));
+	check_dump(d, "device event");
+}
+
+static volatile bool dumper_stop;
+static unsigned long dumps;
+
+/*
+ * The second thread: dump every qdisc and every class of the devices, as a
+ * monitoring agent would while an operator reconfigures, until told to stop.
+ * Each reply must parse; codel's xstats must be at least mainline's size.
+ */
+static void *dumper(void *arg)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	uint32_t dseq = 1u << 30;
+	char buf[32768];
+
+	(void)arg;
+	if (fd < 0 || bind(fd, (void *)&sa, sizeof(sa))) {
+		fail("dumper: netlink socket: %s", strerror(errno));
+		return NULL;
+	}
+	while (!dumper_stop) {
+		for (int k = -1; k < ndevs; k++) {
+			struct req q = { 0 };
+			bool done = false;
+
+			q.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg));
+			q.n.nlmsg_type = k < 0 ? RTM_GETQDISC : RTM_GETTCLASS;
+			q.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+			q.n.nlmsg_seq = ++dseq;
+			q.t.tcm_ifindex = k < 0 ? 0 : __atomic_load_n(&devs[k].ifindex, __ATOMIC_RELAXED);
+			if (send(fd, &q, q.n.nlmsg_len, 0) < 0)
+				break;
+			while (!done) {
+				ssize_t r = recv(fd, buf, sizeof(buf), 0);
+				struct nlmsghdr *h;
+
+				if (r <= 0)
+					break;
+				for (h = (void *)buf; NLMSG_OK(h, (size_t)r); h = NLMSG_NEXT(h, r)) {
+					struct rtattr *a, *st;
+					int alen, slen;
+					bool codel = false;
+
+					if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR) {
+						done = true;
+						break;
+					}
+					alen = (int)NLMSG_PAYLOAD(h, sizeof(struct tcmsg));
+					for (a = (void *)((char *)NLMSG_DATA(h) + NLMSG_ALIGN(sizeof(struct tcmsg)));
+					     RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
+						if (a->rta_type == TCA_KIND)
+							codel = !strcmp(RTA_DATA(a), "codel");
+						if (a->rta_type != TCA_STATS2 || !codel ||
+						    h->nlmsg_type != RTM_NEWQDISC)
+							continue;
+						slen = RTA_PAYLOAD(a);
+						for (st = RTA_DATA(a); RTA_OK(st, slen); st = RTA_NEXT(st, slen))
+							if (st->rta_type == TCA_STATS_APP &&
+							    RTA_PAYLOAD(st) < 9 * sizeof(uint32_t))
+								fail("dumper: codel xstats of %u bytes",
+								     (unsigned int)RTA_PAYLOAD(st));
+					}
+					if (alen)
+						fail("dumper: %d trailing bytes in a %s message", alen,
+						     h->nlmsg_type == RTM_NEWQDISC ? "qdisc" : "class");
+				}
+			}
+		}
+		dumps++;
+	}
+	close(fd);
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long nops = 100000, seed = (unsigned long)time(NULL), send = 0;
@@ -859,6 +1315,8 @@ int main(int argc, char **argv)
 	const char *module = NULL;
 	long userns = -1;
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	pthread_t dump_thread;
+	bool use_dumper = false;
 	int one = 1, i;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -873,9 +1331,32 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--lifecycle") && i + 2 < argc) {
 			cycles = strtoul(argv[++i], NULL, 0);
 			module = argv[++i];
-		}
+		} else if ((!strcmp(argv[i], "--parent") || !strcmp(argv[i], "--netns-child")) &&
+			   i + 1 < argc) {
+			bool child = !strcmp(argv[i], "--netns-child");
+
+			parent_kind = strcmp(argv[++i], "-") ? argv[i] : NULL;
+			if (parent_kind && strcmp(parent_kind, "htb") && strcmp(parent_kind, "tbf") &&
+			    strcmp(parent_kind, "qfq")) {
+				fprintf(stderr, "codel-fuzz: --parent htb, tbf or qfq\n");
+				return 2;
+			}
+			if (parent_kind) {
+				q_parent = strcmp(parent_kind, "qfq") ? LEAF_PARENT : QFQ_PARENT;
+				q_handle = LEAF_HANDLE;
+				use_dumper = true;
+			}
+			if (child) {
+				rng = (uint64_t)getpid() * 0x9e3779b97f4a7c15ULL + 1;
+				return netns_child();
+			}
+		} else if (!strcmp(argv[i], "--events"))
+			events = true;
+		else if (!strcmp(argv[i], "--dumper"))
+			use_dumper = true;
 		else {
-			fprintf(stderr, "usage: codel-fuzz [--userns UID] [--seed N] [--ops N] DEV...\n"
+			fprintf(stderr, "usage: codel-fuzz [--userns UID] [--seed N] [--ops N]\n"
+				"                  [--parent htb|tbf|qfq] [--events] [--dumper] DEV...\n"
 				"       codel-fuzz --send N DEV...\n"
 				"       codel-fuzz --lifecycle N MODULE.ko DEV...\n");
 			return 2;
@@ -920,9 +1401,10 @@ int main(int argc, char **argv)
 	}
 	if (module)
 		return lifecycle(cycles, module);
-	printf("# codel-fuzz: seed %lu, %lu operations on %d devices%s (replay with --seed %lu)\n",
+	printf("# codel-fuzz: seed %lu, %lu operations on %d devices%s%s%s%s%s (replay with --seed %lu)\n",
 	       seed, nops, ndevs, userns >= 0 ? " as an unprivileged user in a user+net namespace" : "",
-	       seed);
+	       parent_kind ? ", codel under " : "", parent_kind ? parent_kind : "",
+	       events ? ", device events" : "", use_dumper ? ", a dump thread" : "", seed);
 	fflush(stdout);
 	/* Start from a known state: no codel 1: on any device. */
 	for (i = 0; i < ndevs; i++) {
@@ -934,15 +1416,49 @@ int main(int argc, char **argv)
 		q.t.tcm_ifindex = devs[i].ifindex;
 		q.t.tcm_parent = TC_H_ROOT;
 		transact(&q.n, msg, sizeof(msg));
+		if (parent_kind && build_parent(devs[i].name)) {
+			fprintf(stderr, "codel-fuzz: %s: building the %s tree failed\n",
+				devs[i].name, parent_kind);
+			return 2;
+		}
+	}
+	if (use_dumper && pthread_create(&dump_thread, NULL, dumper, NULL)) {
+		perror("codel-fuzz: dump thread");
+		return 2;
 	}
 
 	for (ops = 1; ops <= nops && failures < 20; ops++) {
-		one_op(&devs[rnd() % ndevs]);
+		struct dev *d = &devs[rnd() % ndevs];
+
+		if (events && rnd() % 50 == 0)
+			device_event(d);
+		else
+			one_op(d);
+		/* Under a parent: a backlog, some of it ECN-capable. */
+		for (int k = parent_kind ? rnd() % 8 : 0; k > 0; k--) {
+			int err = send_frame(pk_fd, d, 64 + rnd() % (SMALL_FRAME - 63), rnd() % 4);
+
+			/* a tail drop (or TBF's noop child) says ENOBUFS */
+			if (err && err != -ENOBUFS)
+				fail("%s: sendto: %s", d->name, strerror(-err));
+		}
 		if (ops % 64 == 0)
-			for (i = 0; i < ndevs; i++)
+			for (i = 0; i < ndevs; i++) {
+				if (parent_kind)
+					check_drains(&devs[i]);
 				check_passes_packets(&devs[i]);
+			}
 	}
-	printf("# codel-fuzz: seed %lu: %lu operations, %lu accepted, %lu rejected by the model, %lu failures\n",
-	       seed, ops - 1, accepted, rejected, failures);
+	if (use_dumper) {
+		dumper_stop = true;
+		pthread_join(dump_thread, NULL);
+	}
+	if (parent_kind)
+		printf("# codel-fuzz: load: deepest root queue %lu packets; codel had dropped at %lu "
+		       "and marked at %lu drain checks; %lu drop-to-empty episodes\n",
+		       max_root_qlen, drop_checks, mark_checks, episodes);
+	printf("# codel-fuzz: seed %lu: %lu operations, %lu accepted, %lu rejected by the model, "
+	       "%lu frames, %lu device events, %lu dumps by the second thread, %lu failures\n",
+	       seed, ops - 1, accepted, rejected, frames_sent, events_done, dumps, failures);
 	return failures ? 1 : 0;
 }

@@ -4,10 +4,11 @@
 # guest by make check as /usr/local/bin/codel-fuzz) on dummies and on eth0
 # while traffic flows, and the module lifecycle.  Sourced by all.sh.
 # Tunables (all.sh VAR=VALUE): FUZZ_OPS (100000), FUZZ_SEED (1),
-# USERNS_OPS (20000), LIFECYCLE_CYCLES (1000).
+# USERNS_OPS (20000), PARENT_OPS (1500 per parent), LIFECYCLE_CYCLES (1000).
 
 ALL_TESTS="$ALL_TESTS
 	fuzz_netlink
+	fuzz_under_parents
 	fuzz_unprivileged_userns
 	lifecycle_load_use_unload
 "
@@ -40,6 +41,55 @@ fuzz_netlink() {
 	check_err $? "fuzzer summary"
 	ip link del d1
 	ip link del d2
+	log_test "$name"
+}
+
+# The fuzzer on a codel that is the child of HTB, TBF and QFQ at 2 Mbit/s
+# with a standing, partly ECN-capable backlog, device events (down/up, MTU,
+# delete and re-create, a loaded namespace dying) and a second thread
+# dumping every qdisc and class: each change meets a real queue, and the
+# tree must drain to zero at every level every 64 operations.
+fuzz_under_parents() {
+	ops=${PARENT_OPS:-1500}
+	name="fuzz: $ops operations each under HTB, TBF and QFQ with a backlog, device events and a concurrent dump thread"
+	if [ ! -x "$FUZZ" ]; then
+		log_skip "$name" "codel-fuzz not in the guest (make check)"
+		return
+	fi
+	seed=${FUZZ_SEED:-1}
+	T=/sys/kernel/tracing
+	lsmod | grep -q '^sch_codel ' || modprobe sch_codel
+	for kind in htb tbf qfq; do
+		for d in p1 p2; do
+			ip link add "$d" type dummy
+			ip link set "$d" up
+		done
+		echo >$T/trace
+		echo 1 >$T/events/codel/codel_dequeue_drops/enable
+		"$FUZZ" --seed "$seed" --ops "$ops" --parent $kind --events p1 p2 >/tmp/pfuzz.out 2>&1
+		rc=$?
+		echo 0 >$T/events/codel/codel_dequeue_drops/enable
+		# The CVE-2025-37798 condition, seen by the module's own event:
+		# a dequeue or peek that dropped and left codel empty.
+		empty=$(grep -c 'codel_dequeue_drops: .* qlen=0 ' $T/trace)
+		echo >$T/trace
+		sed 's/^# //; s/^/# /' /tmp/pfuzz.out | tail -n 8
+		check_eq "$rc" 0 "$kind: fuzzer exit status"
+		# Proof that the run did what it claims: frames, events, dumps.
+		set -- $(sed -n 's/.* \([0-9]*\) frames, \([0-9]*\) device events, \([0-9]*\) dumps by .*, 0 failures$/\1 \2 \3/p' /tmp/pfuzz.out)
+		check_cmp "${1:-0}" -ge "$ops" "$kind: frames sent"
+		check_cmp "${2:-0}" -ge 5 "$kind: device events"
+		check_cmp "${3:-0}" -ge 10 "$kind: dumps by the second thread"
+		set -- $(sed -n 's/.*deepest root queue \([0-9]*\) packets; codel had dropped at \([0-9]*\) and marked at \([0-9]*\) .*/\1 \2 \3/p' /tmp/pfuzz.out)
+		check_cmp "${1:-0}" -ge 10 "$kind: a backlog stood (deepest root queue)"
+		check_cmp "${2:-0}" -ge 1 "$kind: codel dropped under the parent"
+		check_cmp "${3:-0}" -ge 1 "$kind: codel marked ECN-capable frames"
+		diag "$kind: $empty dequeues or peeks dropped and left codel empty"
+		check_cmp "$empty" -ge 1 "$kind: a drop-to-empty episode reached its condition"
+		ip link del p1 2>/dev/null
+		ip link del p2 2>/dev/null
+		seed=$((seed + 1))
+	done
 	log_test "$name"
 }
 
@@ -126,7 +176,7 @@ settled_sunreclaim() {
 }
 
 lifecycle_load_use_unload() {
-	cycles=${LIFECYCLE_CYCLES:-1000}
+	cycles=${LIFECYCLE_CYCLES:-400}
 	name="lifecycle: $cycles x init_module, add on 3 devices, traffic, delete, delete_module"
 	if [ ! -x "$FUZZ" ]; then
 		log_skip "$name" "codel-fuzz (traffic on dummies) not in the guest (make check)"
@@ -141,7 +191,7 @@ lifecycle_load_use_unload() {
 	# Warm-up: the first few hundred module loads grow kernel caches (the
 	# in-tree module does the same: +228 kB over its first 300 cycles,
 	# +8 kB over the next 300), which is not a leak of ours.
-	"$FUZZ" --lifecycle 300 "$MODULE_PATH" eth0 d1 d2 >/dev/null 2>&1
+	"$FUZZ" --lifecycle "${LIFECYCLE_WARMUP:-100}" "$MODULE_PATH" eth0 d1 d2 >/dev/null 2>&1
 	slab0=$(settled_sunreclaim)
 	slab_objects >/tmp/slab0
 	free0=$(meminfo MemFree)
