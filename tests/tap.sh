@@ -77,11 +77,19 @@ require_cmd() {
 	return 1
 }
 
+# Seconds since boot, in tenths (0 where /proc/uptime is missing).
+uptime_ds() {
+	awk '{ printf "%d\n", $1 * 10 }' /proc/uptime 2>/dev/null || echo 0
+}
+
 run_tests() {
 	echo "KTAP version 1"
 	# A name no test uses: POSIX sh has no locals, and tests set t=.
 	for run_tests_test in $ALL_TESTS; do
+		run_tests_t0=$(uptime_ds)
 		$run_tests_test
+		run_tests_t0=$(($(uptime_ds) - run_tests_t0))
+		diag "$run_tests_test took $((run_tests_t0 / 10)).$((run_tests_t0 % 10)) s"
 		cleanup_all
 		# A suite may check that each test left the system as it found
 		# it (check_isolation, defined by the guest lib): a failure is

@@ -13,21 +13,8 @@ ALL_TESTS="$ALL_TESTS
 	ce_threshold_and_selector_switch_off
 	drop_reasons_traced
 	dropping_exit_on_empty_queue_traced
+	intree_fails_extension_tests
 "
-
-TCP=/usr/local/sbin/tc-patched
-
-# xjson HANDLE KEY...: values of KEYs of qdisc HANDLE on eth0, from the
-# patched tc's JSON (lists joined with commas).
-xjson() {
-	h=$1
-	shift
-	$TCP -s -j qdisc show dev eth0 | hostpy -c 'import json, sys
-q = [q for q in json.load(sys.stdin) if q["handle"] == sys.argv[1]][0]
-def v(x):
-    return ",".join(map(str, x)) if isinstance(x, list) else str(x)
-print(" ".join(v(q.get(k, q.get("options", {}).get(k))) for k in sys.argv[2:]))' "$h" "$@"
-}
 
 # Wait (up to 20 s) until every qdisc on eth0 is empty.
 wait_drained() {
@@ -55,7 +42,7 @@ histogram_counts_every_delivered_packet() {
 	iperf_server_up
 	ip netns exec near iperf3 -c "$FAR" -t 5 >/dev/null 2>&1
 	sleep 1
-	set -- $(xjson 10: packets sojourn_hist sojourn_p50_bucket sojourn_p99_bucket)
+	set -- $(xjson eth0 10: packets sojourn_hist sojourn_p50_bucket sojourn_p99_bucket)
 	sent=$1 hist=$2
 	total=$(echo "$hist" | tr ',' '\n' | awk '{ s += $1 } END { print s }')
 	diag "Sent $sent, histogram $hist, p50 bucket $3, p99 bucket $4"
@@ -116,7 +103,7 @@ tracepoints_match_counters() {
 	udp_burst 3M 2
 	wait_drained
 	echo 0 >$T/tracing_on
-	set -- $(xjson 10: drops drop_overlimit dropping_entries loop_drops)
+	set -- $(xjson eth0 10: drops drop_overlimit dropping_entries loop_drops)
 	diag "drops $1 (overlimit $2), entries $3, loop $4; events: drop $(trace_count codel_drop) enter $(trace_count codel_dropping_enter) exit $(trace_count codel_dropping_exit)"
 	check_cmp "$1" -gt 0 "no drops to trace"
 	check_eq "$(trace_count codel_drop)" "$(( $1 - $2 ))" "codel_drop events vs CoDel drops"
@@ -139,7 +126,7 @@ tracepoints_match_counters() {
 	wait_drained
 	echo 0 >$T/tracing_on
 	echo 0 >$T/events/codel/enable
-	set -- $(xjson 10: ecn_mark ce_mark)
+	set -- $(xjson eth0 10: ecn_mark ce_mark)
 	diag "ecn_mark $1 ce_mark $2; events: ecn_mark $(trace_count codel_ecn_mark) ce_mark $(trace_count codel_ce_mark)"
 	check_cmp "$1" -gt 0 "no ECN marks to trace"
 	check_eq "$(trace_count codel_ecn_mark)" "$1" "codel_ecn_mark events vs ecn_mark"
@@ -202,7 +189,7 @@ ce_threshold_selector_marks_ect1_only() {
 			"qdisc codel 10: parent 1:10 limit 1000p target 5ms ce_threshold 499us interval 100ms ce_threshold_selector 0x1/0x3" \
 			"show with a selector"
 		udp_burst 2M 2 --tos $tos
-		marks=$(xjson 10: ce_mark)
+		marks=$(xjson eth0 10: ce_mark)
 		diag "tos $tos: ce_mark $marks"
 		if [ $tos = 1 ]; then
 			check_cmp "$marks" -gt 0 "ECT(1) not marked"
@@ -284,7 +271,7 @@ drop_reasons_traced() {
 	udp_burst 3M 2
 	wait_drained
 	echo 0 >$T/tracing_on
-	set -- $(xjson 10: drops drop_overlimit)
+	set -- $(xjson eth0 10: drops drop_overlimit)
 	qdisc_drops=$(grep -c 'kfree_skb: .*reason: QDISC_DROP' $T/trace)
 	diag "drops $1 (overlimit $2); events: overlimit $(trace_reason overlimit) congested $(trace_reason congested); kfree_skb QDISC_DROP $qdisc_drops"
 	check_cmp "$2" -gt 0 "no tail drops at limit 5"
@@ -333,10 +320,8 @@ dropping_exit_on_empty_queue_traced() {
 	echo >$T/trace
 	echo 1 >$T/events/codel/enable
 	echo 1 >$T/tracing_on
-	for n in 3 4 5 6 3 4 5 6; do
-		gso_burst "$n" 8 1400 >/dev/null
-		sleep 1
-	done
+	gso_burst 3,4,5,6,3,4,5,6 8 1400 1 >/dev/null
+	sleep 1
 	echo 0 >$T/tracing_on
 	echo 0 >$T/events/codel/enable
 	grep -o 'codel_[a-z_]*: .*' $T/trace >/tmp/codel.trace
@@ -348,5 +333,30 @@ dropping_exit_on_empty_queue_traced() {
 	diag "$(grep -c '^codel_dropping_exit:' /tmp/codel.trace) exits, $empty on an empty queue; largest |drop_next_us| $worst"
 	check_cmp "$empty" -ge 1 "no dropping-state exit on an empty queue happened"
 	check_cmp "${worst:-0}" -lt 1000000 "an exit reported drop_next over 1 s away"
+	log_test "$name"
+}
+
+# The negative control of the two tests above that only this module can
+# pass: run each against Debian's in-tree codel (in a subshell, so its
+# TAP line and counters stay out of the suite's) and require it to fail.
+# A test that passed there would not be testing our extension.
+intree_fails_extension_tests() {
+	name="control: Debian's in-tree codel fails the histogram and selector tests"
+	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	rmmod sch_codel 2>/dev/null
+	insmod "$INTREE_PATH"
+	check_err $? "insmod in-tree sch_codel"
+	codel_is_ours && check_err 1 "in-tree module not loaded"
+	for t in histogram_counts_every_delivered_packet ce_threshold_selector_marks_ect1_only; do
+		out=$(TESTS_RUN=0; $t; cleanup_all)
+		diag "in-tree: $(echo "$out" | grep -m 1 '^# FAIL' || echo "$out" | tail -n 1)"
+		case $out in
+		*"not ok 1 "*) ;;
+		*) check_err 1 "$t passed on the in-tree module" ;;
+		esac
+	done
+	for d in $(ls /sys/class/net); do tc qdisc del dev "$d" root 2>/dev/null; done
+	rmmod sch_codel
+	check_err $? "in-tree sch_codel unloaded"
 	log_test "$name"
 }

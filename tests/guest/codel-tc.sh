@@ -15,7 +15,6 @@ ALL_TESTS="$ALL_TESTS
 	tc_plugin_on_intree_prints_as_stock
 "
 
-TCP=/usr/local/sbin/tc-patched
 PLUGIN=/usr/local/lib/tc-codel/q_codel.so
 TCLIB=/usr/lib/x86_64-linux-gnu/tc
 

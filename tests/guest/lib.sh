@@ -18,6 +18,8 @@ MODULE_PATH=/lib/modules/$KERNELRELEASE/updates/sch_codel.ko
 INTREE_PATH=/lib/modules/$KERNELRELEASE/kernel/net/sched/sch_codel.ko
 # The netlink fuzzer and frame sender (tests/fuzz, added by make check).
 FUZZ=/usr/local/bin/codel-fuzz
+# The patched tc (make tc), for the extensions stock tc cannot set or show.
+TCP=/usr/local/sbin/tc-patched
 
 # --- reading tc ------------------------------------------------------------
 
@@ -64,7 +66,13 @@ agreeing_dump() {
 
 # Counter sets for agreeing_dump, from one block.
 backlog_of() { echo "$(backlog_pkts "$1") $(backlog_bytes "$1")"; }
-sent_dropped_of() { echo "$(sent_pkts "$1") $(dropped "$1")"; }
+# Sent packets and drops of one qdisc's block.  HTB sends a packet that
+# arrives before its default class exists (tc builds a tree one command at
+# a time) directly, counted in direct_packets_stat: such a packet never
+# reaches the child, so it is taken out of the root's Sent here.
+sent_dropped_of() {
+	echo "$(($(sent_pkts "$1") - $(field "$1" direct_packets_stat | grep . || echo 0))) $(dropped "$1")"
+}
 
 # tc -s output of one qdisc or class, live.  Usage: stats_of qdisc|class DEV HANDLE
 stats_of() {
@@ -284,8 +292,9 @@ gso_sender_up() {
 	cp /payload/tests/gso_burst.py /tmp/gso_burst.py
 }
 
-# gso_burst COUNT SEGS SIZE: COUNT UDP GSO packets from near to far at
-# once (tests/guest/gso_burst.py); prints how many were sent.
+# gso_burst COUNT[,COUNT...] SEGS SIZE [PAUSE]: COUNT UDP GSO packets from
+# near to far at once, each COUNT a burst PAUSE s after the last
+# (tests/guest/gso_burst.py); prints how many were sent.
 gso_burst() {
 	ip netns exec near chroot /hostroot /usr/bin/python3 /tmp/gso_burst.py "$FAR" "$@"
 }
@@ -297,6 +306,69 @@ cleanup_all() {
 	unquiet_path
 	topo_router_down
 }
+
+# --- counts outside the qdisc ------------------------------------------------
+
+# snmp NS KEY: counter KEY, named as nstat names it (IpExtInCEPkts,
+# TcpRetransSegs, TcpInCsumErrors, ...), from /proc/net/snmp and
+# /proc/net/netstat of namespace NS ("root" for the root namespace).
+snmp() {
+	if [ "$1" = root ]; then
+		cat /proc/net/snmp /proc/net/netstat
+	else
+		ip netns exec "$1" cat /proc/net/snmp /proc/net/netstat
+	fi | awk -v k="$2" '
+		# Each group is a header line of names, then one of values.
+		{ p = $1; sub(/:$/, "", p) }
+		seen[p]++ % 2 == 0 { for (i = 2; i <= NF; i++) name[p, i] = p $i; next }
+		{ for (i = 2; i <= NF; i++) if (name[p, i] == k) { print $i; exit } }'
+}
+
+# rate_bps RATE: tc's 10mbit / 500kbit in bit/s.
+rate_bps() {
+	case $1 in
+	*mbit) echo $((${1%mbit} * 1000000)) ;;
+	*kbit) echo $((${1%kbit} * 1000)) ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# iperf_goodput: the receiver's goodput in bit/s from an iperf3 -J run saved
+# in /tmp/iperf.json (0 when the run has none).
+iperf_goodput() {
+	hostpy -c 'import json
+e = json.load(open("/tmp/iperf.json"))["end"]
+print(int(e.get("sum_received", e.get("sum", {})).get("bits_per_second", 0)))' 2>/dev/null ||
+		echo 0
+}
+
+# check_load_flowed RATE: the precondition of every bulk-TCP test: the
+# flow in /tmp/iperf.json filled at least 0.9 x the RATE bottleneck.  A
+# test that judges delay or drops without it judges an idle link.
+check_load_flowed() {
+	g=$(iperf_goodput)
+	need=$(($(rate_bps "$1") * 9 / 10))
+	diag "goodput $g bit/s through the $1 bottleneck (need $need)"
+	[ "$g" -ge "$need" ] || diag "iperf3: $(tr -s ' \t\n' ' ' </tmp/iperf.json | tail -c 300); load $(cat /proc/loadavg)"
+	check_cmp "$g" -ge "$need" "precondition: bulk TCP filled the $1 bottleneck"
+}
+
+# xjson DEV HANDLE KEY...: values of KEYs of qdisc HANDLE on DEV, from the
+# patched tc's JSON (lists joined with commas, a missing key "None").
+xjson() {
+	d=$1 h=$2
+	shift 2
+	$TCP -s -j qdisc show dev "$d" | hostpy -c 'import json, sys
+q = [q for q in json.load(sys.stdin) if q["handle"] == sys.argv[1]][0]
+def v(x):
+    return ",".join(map(str, x)) if isinstance(x, list) else str(x)
+print(" ".join(v(q.get(k, q.get("options", {}).get(k))) for k in sys.argv[2:]))' "$h" "$@"
+}
+
+# hist_p50 DEV HANDLE: the histogram bucket holding the median sojourn
+# (bucket 3 is 1.05-2.1 ms, 4 is 2.1-4.2 ms, 5 is 4.2-8.4 ms; see
+# pkt_sched_codel.h): the proof that a queue really stood.
+hist_p50() { xjson "$1" "$2" sojourn_p50_bucket; }
 
 # --- host tools over 9p -------------------------------------------------------
 
@@ -311,7 +383,11 @@ hostroot_up() {
 	mount -t tmpfs hostroot /hostroot
 	mkdir -p /hostroot/usr /hostroot/proc /hostroot/sys /hostroot/dev \
 		/hostroot/tmp /hostroot/run /hostroot/etc
-	mount -t 9p -o trans=virtio,version=9p2000.L,ro hostusr /hostroot/usr || return 1
+	# cache=loose: the host's /usr does not change during a run, and
+	# without a page cache every exec and import reads its files over 9p
+	# again (each tdc case and each python3 start paid that).
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=262144 \
+		hostusr /hostroot/usr || return 1
 	for d in bin sbin lib lib64; do ln -sfn "usr/$d" "/hostroot/$d"; done
 	mount -t proc proc /hostroot/proc
 	mount -t sysfs sysfs /hostroot/sys
