@@ -16,6 +16,7 @@ enum codel_drop_reason {
 	CODEL_DROP_CONGESTED,	/* CoDel's drop at dequeue: sojourn too long */
 	CODEL_DROP_TRIM,	/* head drop when "limit" was lowered */
 	CODEL_DROP_GSO,		/* split_gso could not segment the packet */
+	CODEL_DROP_MEMORY,	/* tail drop at enqueue: over "memory_limit" */
 };
 #endif
 
@@ -102,6 +103,7 @@ TRACE_DEFINE_ENUM(CODEL_DROP_OVERLIMIT);
 TRACE_DEFINE_ENUM(CODEL_DROP_CONGESTED);
 TRACE_DEFINE_ENUM(CODEL_DROP_TRIM);
 TRACE_DEFINE_ENUM(CODEL_DROP_GSO);
+TRACE_DEFINE_ENUM(CODEL_DROP_MEMORY);
 
 /* Every packet codel drops, whatever the path, with the reason. */
 TRACE_EVENT(codel_skb_drop,
@@ -122,7 +124,8 @@ TRACE_EVENT(codel_skb_drop,
 				       { CODEL_DROP_OVERLIMIT, "overlimit" },
 				       { CODEL_DROP_CONGESTED, "congested" },
 				       { CODEL_DROP_TRIM, "trim" },
-				       { CODEL_DROP_GSO, "gso" }),
+				       { CODEL_DROP_GSO, "gso" },
+				       { CODEL_DROP_MEMORY, "memory" }),
 		      __entry->len)
 );
 

@@ -69,6 +69,12 @@ enum {
 	 */
 	TCA_CODEL_EXT_CE_THRESHOLD_MASK,
 	TCA_CODEL_EXT_CE_THRESHOLD_OFF,	/* flag: switch ce_threshold off */
+	/*
+	 * u32, bytes, 1 .. 2^31: the queue's packets may hold at most this much
+	 * memory (skb truesize, as fq_codel counts it); a packet that would
+	 * pass it is dropped at enqueue.  Default 32 MB.
+	 */
+	TCA_CODEL_EXT_MEMORY_LIMIT,
 	__TCA_CODEL_EXT_MAX
 };
 
@@ -91,6 +97,10 @@ struct tc_codel_xstats_ext {
 	__u64	loop_drops;	  /* drops made inside the dropping state */
 	__u64	dropping_entries; /* entries into the dropping state */
 	__u64	sojourn_hist[TC_CODEL_HIST_BUCKETS];
+	__u64	drop_overmemory;  /* packets dropped at enqueue over
+				   * memory_limit
+				   */
+	__u64	memory_used;	  /* truesize of the queued packets, bytes */
 };
 
 #endif /* _UAPI_PKT_SCHED_CODEL_H */

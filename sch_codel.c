@@ -47,7 +47,8 @@
  * ------
  * One FIFO (sch->q).  Enqueue stamps each packet with the time in its
  * qdisc control block and tail-drops over "limit" packets, counting those
- * drops as drop_overlimit.  Dequeue hands the head packet to the algorithm
+ * drops as drop_overlimit, or over "memory_limit" bytes of skb truesize,
+ * counting those as drop_overmemory.  Dequeue hands the head packet to the algorithm
  * in codel.h, which may drop packets from the head (or CE-mark them when
  * "ecn" is on) before returning the one to deliver.
  *
@@ -73,6 +74,13 @@
  *    under the tree lock and read with READ_ONCE() by the lockless dump.
  *    Lowering "limit" trims from the head, including a packet a parent has
  *    already peeked (codel_trim_head()).
+ *
+ *  - Memory.  "limit" counts packets, and a packet can be a 64 KB GSO
+ *    train: 1000 of them hold 64 MB, per tx queue under mq.  memory_usage
+ *    is the truesize of the packets in sch->q, added at enqueue and taken
+ *    away wherever a packet leaves it (dequeue, trim, reset); a packet that
+ *    would take it over memory_limit is dropped at enqueue, as in fq_codel.
+ *    A packet a parent has peeked sits in gso_skb and no longer counts.
  */
 
 #include <linux/kernel.h>
@@ -94,12 +102,26 @@
 #define CODEL_DEFAULT_LIMIT	1000
 
 /*
+ * fq_codel's default.  It never binds at the default limit with MTU-sized
+ * packets (1000 x ~2.3 KB of truesize), only when the queue holds GSO
+ * trains, i.e. exactly where "limit" stops meaning a bounded delay.
+ */
+#define CODEL_DEFAULT_MEMORY_LIMIT	SZ_32M
+
+/*
  * Largest MTU guard.  CoDel never drops while at most one MTU is queued;
  * a device with an MTU over 1 MiB (dummy, loopback with a huge MTU) would
  * otherwise switch CoDel off for every queue it could hold.  Same bound as
  * the in-tree module (Debian 6.1.192).
  */
 #define CODEL_MTU_GUARD_MAX	SZ_1M
+
+/*
+ * Largest memory_limit: usage stays below 2^31 (a limit lowered under it
+ * leaves it where it was), so usage + truesize fits a u32.  fq_codel caps
+ * its memory_limit the same way.
+ */
+#define CODEL_MEMORY_LIMIT_MAX	BIT(31)
 
 /* Smallest interval that is at least one 1024 ns codel time unit. */
 #define CODEL_INTERVAL_MIN_US	2
@@ -110,6 +132,9 @@
  * @vars:	algorithm state
  * @stats:	algorithm counters
  * @drop_overlimit: packets tail-dropped at enqueue over sch->limit
+ * @memory_usage: truesize of the packets in sch->q, bytes
+ * @memory_limit: most memory_usage may reach, bytes
+ * @drop_overmemory: packets dropped at enqueue over memory_limit
  * @split_gso:	segment GSO packets at enqueue, so that CoDel measures and
  *		drops MTU-sized packets (README.md, "split_gso")
  */
@@ -118,6 +143,9 @@ struct codel_sched_data {
 	struct codel_vars	vars;
 	struct codel_stats	stats;
 	u32			drop_overlimit;
+	u32			memory_usage;
+	u32			memory_limit;
+	u64			drop_overmemory;
 	bool			split_gso;
 };
 
@@ -148,6 +176,9 @@ static struct sk_buff *codel_pkt_dequeue(void *ctx)
 	struct sk_buff *skb = __qdisc_dequeue_head(&sch->q);
 
 	if (skb) {
+		struct codel_sched_data *q = qdisc_priv(sch);
+
+		WRITE_ONCE(q->memory_usage, q->memory_usage - skb->truesize);
 		sch->qstats.backlog -= qdisc_pkt_len(skb);
 		prefetch(&skb->end);	/* INET_ECN_set_ce() reads the headers */
 	}
@@ -301,11 +332,28 @@ static noinline int codel_drop_overlimit(struct sk_buff *skb, struct Qdisc *sch,
 	return qdisc_drop(skb, sch, to_free);
 }
 
+static noinline int codel_drop_overmemory(struct sk_buff *skb, struct Qdisc *sch,
+					  struct sk_buff **to_free)
+{
+	struct codel_sched_data *q = qdisc_priv(sch);
+
+	WRITE_ONCE(q->drop_overmemory, q->drop_overmemory + 1);
+	trace_codel_skb_drop(sch, skb, CODEL_DROP_MEMORY);
+	return qdisc_drop(skb, sch, to_free);
+}
+
 static int codel_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 			     struct sk_buff **to_free)
 {
+	struct codel_sched_data *q = qdisc_priv(sch);
+	/* No wrap: usage never passes a limit, and a limit is <= 2 GB. */
+	u32 memory = q->memory_usage + skb->truesize;
+
 	if (unlikely(qdisc_qlen(sch) >= READ_ONCE(sch->limit)))
 		return codel_drop_overlimit(skb, sch, to_free);
+	if (unlikely(memory > READ_ONCE(q->memory_limit)))
+		return codel_drop_overmemory(skb, sch, to_free);
+	WRITE_ONCE(q->memory_usage, memory);
 	codel_cb(skb)->enqueue_time = codel_now();
 	return qdisc_enqueue_tail(skb, sch);
 }
@@ -376,6 +424,11 @@ static struct netlink_range_validation codel_interval_range = {
 	.max = CODEL_TIME_MAX_US,
 };
 
+static struct netlink_range_validation codel_memory_range = {
+	.min = 1,
+	.max = CODEL_MEMORY_LIMIT_MAX,
+};
+
 /* Ranges in docs/uapi.md; published to userspace with the policy. */
 static const struct nla_policy codel_policy[TCA_CODEL_MAX + 1] = {
 	[TCA_CODEL_TARGET]	= NLA_POLICY_FULL_RANGE(NLA_U32, &codel_time_range),
@@ -390,6 +443,8 @@ static const struct nla_policy codel_ext_policy[TCA_CODEL_EXT_MAX + 1] = {
 	[TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR]	= { .type = NLA_U8 },
 	[TCA_CODEL_EXT_CE_THRESHOLD_MASK]	= { .type = NLA_U8 },
 	[TCA_CODEL_EXT_CE_THRESHOLD_OFF]	= { .type = NLA_FLAG },
+	[TCA_CODEL_EXT_MEMORY_LIMIT]		= NLA_POLICY_FULL_RANGE(NLA_U32,
+								&codel_memory_range),
 };
 
 /*
@@ -407,6 +462,9 @@ static void codel_range_msg(struct netlink_ext_ack *extack, bool ext)
 		if (nla_type(a) == TCA_CODEL_EXT_SPLIT_GSO)
 			NL_SET_ERR_MSG_ATTR_POL(extack, a, extack->policy,
 						"codel: split_gso must be 0 or 1");
+		if (nla_type(a) == TCA_CODEL_EXT_MEMORY_LIMIT)
+			NL_SET_ERR_MSG_ATTR_POL(extack, a, extack->policy,
+						"codel: memory_limit must be from 1 byte to 2GB");
 		return;
 	}
 	switch (nla_type(a)) {
@@ -514,12 +572,17 @@ static int codel_validate(const struct codel_sched_data *q, struct nlattr **tb,
  */
 static struct sk_buff *codel_trim_head(struct Qdisc *sch)
 {
+	struct codel_sched_data *q = qdisc_priv(sch);
 	struct sk_buff *skb = __skb_dequeue(&sch->gso_skb);
 
-	if (skb)
+	if (skb) {
 		sch->q.qlen--;
-	else
+	} else {
 		skb = __qdisc_dequeue_head(&sch->q);
+		if (skb)
+			WRITE_ONCE(q->memory_usage,
+				   q->memory_usage - skb->truesize);
+	}
 	if (skb)
 		qdisc_qstats_backlog_dec(sch, skb);
 	return skb;
@@ -567,6 +630,10 @@ static int codel_change(struct Qdisc *sch, struct nlattr *opt,
 	if (ext[TCA_CODEL_EXT_SPLIT_GSO])
 		WRITE_ONCE(q->split_gso,
 			   !!nla_get_u32(ext[TCA_CODEL_EXT_SPLIT_GSO]));
+	/* Lowering it drops nothing queued; it binds the next enqueue. */
+	if (ext[TCA_CODEL_EXT_MEMORY_LIMIT])
+		WRITE_ONCE(q->memory_limit,
+			   nla_get_u32(ext[TCA_CODEL_EXT_MEMORY_LIMIT]));
 	WRITE_ONCE(q->params.ce_threshold_selector, selector);
 	WRITE_ONCE(q->params.ce_threshold_mask, mask);
 
@@ -597,6 +664,7 @@ static int codel_init(struct Qdisc *sch, struct nlattr *opt,
 	struct codel_sched_data *q = qdisc_priv(sch);
 
 	sch->limit = CODEL_DEFAULT_LIMIT;
+	q->memory_limit = CODEL_DEFAULT_MEMORY_LIMIT;
 	codel_params_init(&q->params, codel_mtu_guard(sch));
 	codel_vars_init(&q->vars);
 
@@ -642,6 +710,8 @@ static int codel_dump(struct Qdisc *sch, struct sk_buff *skb)
 		goto nla_put_failure;
 	mask = READ_ONCE(q->params.ce_threshold_mask);
 	if (nla_put_u32(skb, TCA_CODEL_EXT_SPLIT_GSO, READ_ONCE(q->split_gso)) ||
+	    nla_put_u32(skb, TCA_CODEL_EXT_MEMORY_LIMIT,
+			READ_ONCE(q->memory_limit)) ||
 	    (mask &&
 	     (nla_put_u8(skb, TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR,
 			 READ_ONCE(q->params.ce_threshold_selector)) ||
@@ -674,6 +744,8 @@ static int codel_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 		.ok_to_drop		= READ_ONCE(q->stats.ok_to_drop),
 		.loop_drops		= READ_ONCE(q->stats.loop_drops),
 		.dropping_entries	= READ_ONCE(q->stats.dropping_entries),
+		.drop_overmemory	= READ_ONCE(q->drop_overmemory),
+		.memory_used		= READ_ONCE(q->memory_usage),
 	};
 	int i;
 
@@ -696,6 +768,7 @@ static void codel_reset(struct Qdisc *sch)
 	struct codel_sched_data *q = qdisc_priv(sch);
 
 	qdisc_reset_queue(sch);
+	WRITE_ONCE(q->memory_usage, 0);
 	codel_vars_init(&q->vars);
 }
 

@@ -90,12 +90,16 @@
 #define MAX_FRAME	1414		/* fits MTU 1500 */
 #define TIME_MAX_US	100000000u
 #define DISABLED	0x7fffffffu
+#define DEFAULT_MEMORY	(32u << 20)
+/* Under this memory_limit even a 64-byte frame (its truesize) is dropped. */
+#define FRAME_MEMORY	4096u
 
 struct params {			/* as the module stores them */
 	uint32_t target, interval, ce_threshold;	/* codel units */
 	uint32_t limit;
 	uint32_t ecn;
 	uint32_t split_gso;
+	uint32_t memory_limit;		/* bytes */
 	uint8_t selector, mask;
 };
 
@@ -158,6 +162,7 @@ static void defaults(struct params *p)
 	p->limit = 1000;
 	p->ecn = 0;
 	p->split_gso = 0;
+	p->memory_limit = DEFAULT_MEMORY;
 	p->selector = 0;
 	p->mask = 0;
 }
@@ -288,6 +293,8 @@ static void build_ext(struct nlmsghdr *n, struct parse *ps)
 			parse_error(ps, true, NULL);
 		else if (type == TCA_CODEL_EXT_SPLIT_GSO && x > 1)
 			parse_error(ps, false, "codel: split_gso must be 0 or 1");
+		else if (type == TCA_CODEL_EXT_MEMORY_LIMIT && (!x || x > 1u << 31))
+			parse_error(ps, false, "codel: memory_limit must be from 1 byte to 2GB");
 		if (type <= TCA_CODEL_EXT_MAX) {
 			ps->seen[type] = 1;
 			ps->val[type] = x;
@@ -301,7 +308,7 @@ static void build_ext(struct nlmsghdr *n, struct parse *ps)
  * the module's documented rules: mainline's types 1..5, strictly (no flags,
  * exactly 4-byte payloads, nothing trailing, ranges in the policy), every
  * other type rejected except the TCA_CODEL_EXT nest, parsed strictly in
- * turn (NLA_F_NESTED set, its own types 1..4); then the cross checks
+ * turn (NLA_F_NESTED set, its own types 1..5); then the cross checks
  * (ce_threshold set and off at once, the selector inside its mask), then
  * all applied at once.  The last value of each type counts.
  */
@@ -425,6 +432,8 @@ static void build_options(struct nlmsghdr *n, const struct params *old,
 		v->p.ecn = mainp.val[TCA_CODEL_ECN];
 	if (extp.seen[TCA_CODEL_EXT_SPLIT_GSO])
 		v->p.split_gso = extp.val[TCA_CODEL_EXT_SPLIT_GSO];
+	if (extp.seen[TCA_CODEL_EXT_MEMORY_LIMIT])
+		v->p.memory_limit = extp.val[TCA_CODEL_EXT_MEMORY_LIMIT];
 	v->p.selector = selector;
 	v->p.mask = mask;
 }
@@ -483,8 +492,9 @@ struct dumped {
 	bool		found;
 	char		kind[16];
 	uint32_t	target, interval, limit, ecn, ce_threshold, split_gso;
+	uint32_t	memory_limit;
 	uint8_t		selector, mask;
-	bool		has_ce, has_split, has_selector;
+	bool		has_ce, has_split, has_selector, has_memory;
 	uint64_t	sent_packets;
 	/* qlen and backlog of the root and of whatever sits at q_parent */
 	uint32_t	root_qlen, root_backlog, leaf_qlen, leaf_backlog;
@@ -513,6 +523,10 @@ static void read_ext(struct rtattr *nest, struct dumped *out)
 			break;
 		case TCA_CODEL_EXT_CE_THRESHOLD_MASK:
 			out->mask = x;
+			break;
+		case TCA_CODEL_EXT_MEMORY_LIMIT:
+			out->memory_limit = x;
+			out->has_memory = true;
 			break;
 		}
 	}
@@ -666,15 +680,17 @@ static void check_dump(const struct dev *d, const char *what)
 	    g.has_ce != (d->p.ce_threshold != DISABLED) ||
 	    (g.has_ce && g.ce_threshold != time_to_us(d->p.ce_threshold)) ||
 	    !g.has_split || g.split_gso != d->p.split_gso ||
+	    !g.has_memory || g.memory_limit != d->p.memory_limit ||
 	    g.has_selector != (d->p.mask != 0) ||
 	    (g.has_selector && (g.selector != d->p.selector || g.mask != d->p.mask)))
-		fail("%s %s: dump target %u interval %u limit %u ecn %u ce %s%u split %u sel %#x/%#x, "
-		     "model target %u interval %u limit %u ecn %u ce %u split %u sel %#x/%#x",
+		fail("%s %s: dump target %u interval %u limit %u ecn %u ce %s%u split %u sel %#x/%#x "
+		     "memory %u, model target %u interval %u limit %u ecn %u ce %u split %u "
+		     "sel %#x/%#x memory %u",
 		     d->name, what, g.target, g.interval, g.limit, g.ecn, g.has_ce ? "" : "off/",
-		     g.ce_threshold, g.split_gso, g.selector, g.mask,
+		     g.ce_threshold, g.split_gso, g.selector, g.mask, g.memory_limit,
 		     time_to_us(d->p.target), time_to_us(d->p.interval), d->p.limit, d->p.ecn,
 		     d->p.ce_threshold == DISABLED ? 0 : time_to_us(d->p.ce_threshold),
-		     d->p.split_gso, d->p.selector, d->p.mask);
+		     d->p.split_gso, d->p.selector, d->p.mask, d->p.memory_limit);
 }
 
 /* --- frames ---------------------------------------------------------------- */
@@ -731,7 +747,7 @@ static void check_passes_packets(const struct dev *d)
 	struct dumped a, b;
 	int err;
 
-	if (!d->exists)
+	if (!d->exists || d->p.memory_limit < FRAME_MEMORY)
 		return;
 	dump_root(d, &a);
 	err = send_frame(pk_fd, d, 64, 0);
@@ -1040,8 +1056,11 @@ static int build_parent(const char *dev)
 	return system(cmd) ? -1 : 0;
 }
 
-/* RTM_NEWLINK on dev: set IFF_UP to up, and the MTU when mtu is not 0. */
-static int set_link(const struct dev *d, bool up, uint32_t mtu)
+/*
+ * RTM_NEWLINK on dev (IFF_UP set to up, and the MTU when mtu is not 0), or
+ * RTM_DELLINK.
+ */
+static int link_request(const struct dev *d, uint16_t type, bool up, uint32_t mtu)
 {
 	struct {
 		struct nlmsghdr		n;
@@ -1051,29 +1070,26 @@ static int set_link(const struct dev *d, bool up, uint32_t mtu)
 	char msg[256];
 
 	q.n.nlmsg_len = NLMSG_LENGTH(sizeof(q.i));
-	q.n.nlmsg_type = RTM_NEWLINK;
+	q.n.nlmsg_type = type;
 	q.i.ifi_family = AF_UNSPEC;
 	q.i.ifi_index = d->ifindex;
-	q.i.ifi_flags = up ? IFF_UP : 0;
-	q.i.ifi_change = IFF_UP;
-	if (mtu)
-		put_attr(&q.n, IFLA_MTU, &mtu, 4, NLA_HDRLEN + 4);
+	if (type == RTM_NEWLINK) {
+		q.i.ifi_flags = up ? IFF_UP : 0;
+		q.i.ifi_change = IFF_UP;
+		if (mtu)
+			put_attr(&q.n, IFLA_MTU, &mtu, 4, NLA_HDRLEN + 4);
+	}
 	return transact(&q.n, msg, sizeof(msg));
+}
+
+static int set_link(const struct dev *d, bool up, uint32_t mtu)
+{
+	return link_request(d, RTM_NEWLINK, up, mtu);
 }
 
 static int del_link(const struct dev *d)
 {
-	struct {
-		struct nlmsghdr		n;
-		struct ifinfomsg	i;
-	} q = { 0 };
-	char msg[256];
-
-	q.n.nlmsg_len = NLMSG_LENGTH(sizeof(q.i));
-	q.n.nlmsg_type = RTM_DELLINK;
-	q.i.ifi_family = AF_UNSPEC;
-	q.i.ifi_index = d->ifindex;
-	return transact(&q.n, msg, sizeof(msg));
+	return link_request(d, RTM_DELLINK, false, 0);
 }
 
 static int add_dummy(const char *name);

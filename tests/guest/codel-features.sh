@@ -14,6 +14,7 @@ ALL_TESTS="$ALL_TESTS
 	drop_reasons_traced
 	dropping_exit_on_empty_queue_traced
 	intree_fails_extension_tests
+	memory_limit_bounds_gso_queue
 "
 
 # Wait (up to 20 s) until every qdisc on eth0 is empty.
@@ -202,7 +203,7 @@ ce_threshold_selector_marks_ect1_only() {
 }
 
 extended_options_bad_input() {
-	name="bad input: selector outside its mask rejected with extack, nothing applied"
+	name="bad input: a selector outside its mask, memory_limit 0 or over 2GB: extack, nothing applied"
 	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
 	dummy_up
 	$TCP qdisc add dev d0 root handle 1: codel split_gso
@@ -218,6 +219,16 @@ extended_options_bad_input() {
 	$TCP qdisc change dev d0 root codel no_split_gso
 	check_eq "$($TCP qdisc show dev d0 | sed 's/[[:space:]]*$//')" \
 		"qdisc codel 1: root refcnt 2 limit 1000p target 5ms interval 100ms" "no_split_gso"
+	err=$($TCP qdisc change dev d0 root codel limit 7 memory_limit 0 2>&1)
+	check_fail $? "memory_limit 0 accepted"
+	check_eq "$err" "Error: codel: memory_limit must be from 1 byte to 2GB." "memory_limit 0: extack"
+	err=$($TCP qdisc change dev d0 root codel limit 7 memory_limit 2049mb 2>&1)
+	check_eq "$err" "Error: codel: memory_limit must be from 1 byte to 2GB." "memory_limit 2049mb: extack"
+	$TCP qdisc change dev d0 root codel memory_limit 2048mb
+	check_err $? "memory_limit 2048mb (2^31 bytes) refused"
+	$TCP qdisc change dev d0 root codel memory_limit 100kb
+	check_eq "$($TCP qdisc show dev d0 | sed 's/[[:space:]]*$//')" \
+		"qdisc codel 1: root refcnt 2 limit 1000p target 5ms interval 100ms memory_limit 100Kb" "memory_limit shown when not the default"
 	log_test "$name"
 }
 
@@ -358,5 +369,63 @@ intree_fails_extension_tests() {
 	for d in $(ls /sys/class/net); do tc qdisc del dev "$d" root 2>/dev/null; done
 	rmmod sch_codel
 	check_err $? "in-tree sch_codel unloaded"
+	log_test "$name"
+}
+
+# memory_limit: 30 UDP GSO packets (8 x 1400 B each) into codel limit 1000
+# memory_limit 100kb under a TBF at 8 bit/s that lets its 64 KB bucket
+# through and then nothing: the packet limit alone would queue them all;
+# the memory bound must stop the queue at 100 KB of truesize and count
+# every packet it turned away.  Then the control: the default 32 MB lets
+# another 30 in, past 100 KB.  Then the TBF opens (a change refills its
+# bucket; an HTB class would stay in debt for up to a minute) and the tree
+# drains through dequeue: memory_used back to exactly 0.
+memory_limit_bounds_gso_queue() {
+	name="memory_limit: GSO packets stop at the memory bound the packet limit would pass; drop_overmemory counts each"
+	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	lsmod | grep -q '^sch_codel ' || modprobe sch_codel
+	T=/sys/kernel/tracing
+	gso_sender_up
+	tc qdisc add dev eth0 root handle 1: tbf rate 8bit burst 64kb limit 10mb &&
+		$TCP qdisc add dev eth0 parent 1:1 handle 10: codel memory_limit 100kb
+	check_err $? "tbf + codel memory_limit 100kb"
+	echo >$T/trace
+	echo 1 >$T/events/codel/codel_skb_drop/enable
+	sent=$(gso_burst 30 8 1400)
+	echo 0 >$T/events/codel/codel_skb_drop/enable
+	check_eq "$sent" 30 "precondition: 30 GSO packets sent"
+	set -- $(xjson eth0 10: qlen drops drop_overmemory memory_used) $(xjson eth0 1: bytes)
+	# Delivered: what TBF sent, 11536 B a GSO packet (8 x 1442 B on
+	# the wire).  Codel's own Sent also counts the packet TBF has peeked,
+	# which codel's qlen still holds (and memory_used no longer does).
+	qlen=$1 drops=$2 over=$3 used=$4 out=$(($5 / 11536))
+	diag "memory_limit 100kb: queued $qlen, delivered $out, drop_overmemory $over, memory_used $used"
+	check_cmp "$over" -gt 0 "drop_overmemory counted"
+	check_eq "$((qlen + out + over))" 30 "queued + delivered + dropped over memory vs sent"
+	check_eq "$drops" "$over" "every drop a memory drop"
+	check_eq "$(grep -c 'codel_skb_drop: .* reason=memory ' $T/trace)" "$over" "reason=memory events vs drop_overmemory"
+	echo >$T/trace
+	check_cmp "$used" -le 102400 "memory_used within memory_limit"
+	# Full: the room left is less than one more packet's truesize.
+	check_cmp "$((102400 - used))" -lt "$((used / (qlen ? qlen : 1)))" "the queue stopped only when the next packet did not fit"
+	# The control: the same burst under the default bound all queues.
+	$TCP qdisc change dev eth0 parent 1:1 handle 10: codel memory_limit 32mb
+	gso_burst 30 8 1400 >/dev/null
+	set -- $(xjson eth0 10: qlen drop_overmemory memory_used)
+	diag "memory_limit 32mb: queued $1, drop_overmemory $2, memory_used $3"
+	check_eq "$1 $2" "$((qlen + 30)) $over" "control: under 32 MB every packet queued"
+	check_cmp "$3" -gt 102400 "control: the queue held more than 100 KB"
+	# Drain: every byte given back.
+	tc qdisc change dev eth0 root handle 1: tbf rate 100mbit burst 64kb limit 10mb
+	# The change does not re-arm TBF's watchdog (due in hours at 8 bit/s):
+	# one more packet makes the device run the queue.
+	ping -c 1 -W 1 "$FAR" >/dev/null 2>&1
+	for _ in $(seq 50); do
+		all_drained qdisc && break
+		sleep 0.2
+	done
+	set -- $(xjson eth0 10: qlen memory_used)
+	check_eq "$1 $2" "0 0" "qlen and memory_used after the drain"
+	check_eq "$(backlog_of "$(stats_of qdisc eth0 1:)")" "0 0" "TBF backlog after the drain"
 	log_test "$name"
 }

@@ -58,14 +58,15 @@ tc_patched_text_all_fields() {
 	require_patched "tc: patched tc prints every field (text)" || return
 	dummy_up
 	tc qdisc add dev d0 root handle 1: codel
-	out=$($TCP -s qdisc show dev d0 | sed -n '4,6p' | sed 's/[[:space:]]*$//')
+	out=$($TCP -s qdisc show dev d0 | sed -n '4,7p' | sed 's/[[:space:]]*$//')
 	check_eq "$out" "  count 0 lastcount 0 ldelay 0us drop_next 0us
   maxpacket 0 ecn_mark 0 drop_overlimit 0 ce_mark 0
-  dequeue_calls 0 ok_to_drop 0 loop_drops 0 dropping_entries 0" "patched tc xstats text"
+  dequeue_calls 0 ok_to_drop 0 loop_drops 0 dropping_entries 0
+  drop_overmemory 0 memory_used 0" "patched tc xstats text"
 	log_test "tc: patched tc prints every field (text)"
 }
 
-XFIELDS="count lastcount ldelay drop_next maxpacket ecn_mark drop_overlimit dropping ce_mark dequeue_calls ok_to_drop loop_drops dropping_entries"
+XFIELDS="count lastcount ldelay drop_next maxpacket ecn_mark drop_overlimit dropping ce_mark dequeue_calls ok_to_drop loop_drops dropping_entries drop_overmemory memory_used"
 
 tc_patched_json_all_fields() {
 	require_patched "tc: patched tc prints every field (JSON)" || return
@@ -76,10 +77,10 @@ tc_patched_json_all_fields() {
 	check_err $? "patched tc -j output is not valid JSON: $(cat /tmp/q.json)"
 	# shellcheck disable=SC2086
 	got=$(json_fields $XFIELDS </tmp/q.json)
-	check_eq "$got" "count=0 lastcount=0 ldelay=0 drop_next=0 maxpacket=0 ecn_mark=0 drop_overlimit=0 dropping=false ce_mark=0 dequeue_calls=0 ok_to_drop=0 loop_drops=0 dropping_entries=0" \
+	check_eq "$got" "count=0 lastcount=0 ldelay=0 drop_next=0 maxpacket=0 ecn_mark=0 drop_overlimit=0 dropping=false ce_mark=0 dequeue_calls=0 ok_to_drop=0 loop_drops=0 dropping_entries=0 drop_overmemory=0 memory_used=0" \
 		"patched tc JSON xstats"
 	got=$(hostpy -c 'import json, sys; print(json.load(sys.stdin)[0]["options"])' </tmp/q.json)
-	check_eq "$got" "{'limit': 1000, 'target': 2999, 'interval': 99999, 'split_gso': False}" "patched tc JSON options (raw us)"
+	check_eq "$got" "{'limit': 1000, 'target': 2999, 'interval': 99999, 'split_gso': False, 'memory_limit': 33554432}" "patched tc JSON options (raw us, bytes)"
 	log_test "tc: patched tc prints every field (JSON, raw integers)"
 }
 
@@ -156,10 +157,10 @@ tc_plugin_teaches_stock_tc() {
 	require_patched "$name" || return
 	plugin_in
 	dummy_up
-	tc qdisc add dev d0 root handle 1: codel limit 50 ce_threshold 1ms ce_threshold_selector 0x1/0x3 split_gso
+	tc qdisc add dev d0 root handle 1: codel limit 50 ce_threshold 1ms ce_threshold_selector 0x1/0x3 split_gso memory_limit 1mb
 	check_err $? "stock tc with the plugin: add with every extension"
 	check_eq "$(tc qdisc show dev d0 | head -n 1 | sed 's/[[:space:]]*$//')" \
-		"qdisc codel 1: root refcnt 2 limit 50p target 5ms ce_threshold 999us interval 100ms ce_threshold_selector 0x1/0x3 split_gso" \
+		"qdisc codel 1: root refcnt 2 limit 50p target 5ms ce_threshold 999us interval 100ms ce_threshold_selector 0x1/0x3 split_gso memory_limit 1Mb" \
 		"stock tc shows the extensions"
 	"$FUZZ" --send 30 d0
 	for args in "-s qdisc show dev d0" "-s -j qdisc show dev d0" "-s -j -p qdisc show dev d0"; do
@@ -169,11 +170,11 @@ tc_plugin_teaches_stock_tc() {
 	tc -s -j qdisc show dev d0 >/tmp/q.json
 	json_check </tmp/q.json
 	check_err $? "stock tc -j with the plugin is not valid JSON"
-	case $(json_fields dequeue_calls sojourn_hist </tmp/q.json) in
-	"dequeue_calls="[0-9]*" sojourn_hist=["*) ;;
-	*) check_err 1 "our counters missing from stock tc's JSON: $(json_fields dequeue_calls sojourn_hist </tmp/q.json)" ;;
+	case $(json_fields dequeue_calls sojourn_hist memory_used </tmp/q.json) in
+	"dequeue_calls="[0-9]*" sojourn_hist=["*" memory_used="[0-9]*) ;;
+	*) check_err 1 "our counters missing from stock tc's JSON: $(json_fields dequeue_calls sojourn_hist memory_used </tmp/q.json)" ;;
 	esac
-	tc qdisc change dev d0 root codel no_ce_threshold no_ce_threshold_selector no_split_gso
+	tc qdisc change dev d0 root codel no_ce_threshold no_ce_threshold_selector no_split_gso memory_limit 32mb
 	check_err $? "switching the extensions off"
 	check_eq "$(tc qdisc show dev d0 | head -n 1 | sed 's/[[:space:]]*$//')" \
 		"qdisc codel 1: root refcnt 2 limit 50p target 5ms interval 100ms" "all off again"
