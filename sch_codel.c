@@ -169,8 +169,12 @@ static codel_time_t codel_now(void)
 	return codel_ns_to_time(ktime_get_ns());
 }
 
-/* struct codel_pkt_ops for a qdisc: ctx is the struct Qdisc. */
-static struct sk_buff *codel_pkt_dequeue(void *ctx)
+/*
+ * struct codel_pkt_ops for a qdisc: ctx is the struct Qdisc.  Inlined into
+ * each caller: it runs for every packet, and out of line the call costs
+ * more than its body.
+ */
+static __always_inline struct sk_buff *codel_pkt_dequeue(void *ctx)
 {
 	struct Qdisc *sch = ctx;
 	struct sk_buff *skb = __qdisc_dequeue_head(&sch->q);
