@@ -25,5 +25,12 @@ kmemleak_baseline
 # The dummy driver, loaded on first use with numdummies=1, would add a
 # dummy0 then: load it now, with none.
 modprobe dummy numdummies=0
+# qemu/run --mq's eth2 and eth3 get their default qdiscs (mq) when first
+# up, and keep them when down: up and down once, as a test leaves them.
+for d in eth2 eth3; do
+	[ -e /sys/class/net/$d ] || continue
+	ip link set $d up
+	ip link set $d down
+done
 isolation_state >/tmp/isolation.start
 run_tests

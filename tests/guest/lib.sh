@@ -206,6 +206,46 @@ topo_router_down() {
 	echo 0 >/proc/sys/net/ipv4/ip_forward
 }
 
+# mq_up / mq_down: eth2 in the root namespace (198.18.2.1) and eth3 in
+# netns "mqfar" (198.18.2.2), the multiqueue NICs of qemu/run --mq.
+MQ_FAR=198.18.2.2
+
+mq_up() {
+	ip netns add mqfar
+	ip link set eth3 netns mqfar
+	ip addr add 198.18.2.1/24 dev eth2
+	ip link set eth2 up
+	ip -n mqfar link set lo up
+	ip -n mqfar addr add "$MQ_FAR/24" dev eth3
+	ip -n mqfar link set eth3 up
+	# virtio-net enables one queue pair per vCPU (2): all four, please.
+	ethtool -L eth2 combined 4 >/dev/null 2>&1
+	ip netns exec mqfar ethtool -L eth3 combined 4 >/dev/null 2>&1
+	# No XPS: the flow hash alone picks the tx queue.
+	for x in /sys/class/net/eth2/queues/tx-*/xps_cpus; do echo 0 >"$x"; done 2>/dev/null
+}
+
+mq_down() {
+	[ -e /sys/class/net/eth2 ] || return 0
+	ip netns list | grep -q '^mqfar' || return 0
+	# Deleted while up, the root goes back to the default (mq with the
+	# default_qdisc's children), as all.sh found it.
+	tc qdisc del dev eth2 root >/dev/null 2>&1
+	ip addr flush dev eth2
+	ip link set eth2 down
+	ethtool -L eth2 combined 2 >/dev/null 2>&1
+	# eth3 back before the namespace goes: a device leaving a dying
+	# namespace comes back later, from a worker, and would race the
+	# isolation check.
+	ip netns exec mqfar ethtool -L eth3 combined 2 >/dev/null 2>&1
+	ip -n mqfar link set eth3 down
+	ip -n mqfar link set eth3 netns 1
+	ip netns del mqfar
+	# Its default qdiscs come back when it is next up, as all.sh left it.
+	ip link set eth3 up
+	ip link set eth3 down
+}
+
 # Start an iperf3 server in "far" (daemon) and wait until it listens.
 iperf_server_up() {
 	# A server still exiting from the last test would hold the port.
@@ -305,6 +345,7 @@ cleanup_all() {
 	ip link del d0 >/dev/null 2>&1
 	unquiet_path
 	topo_router_down
+	mq_down
 }
 
 # --- counts outside the qdisc ------------------------------------------------

@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+#
+# Deployment at scale: codel on every tx queue of a multiqueue NIC, as
+# net.core.default_qdisc and mq build it on real hosts.  Needs the guest's
+# eth2/eth3 (qemu/run --mq: virtio-net with 4 queue pairs each, on taps
+# bridged in QEMU's own network namespace).  Sourced by all.sh.
+
+ALL_TESTS="$ALL_TESTS
+	mq_default_qdisc_codel_per_queue
+"
+
+# mq_children: "PARENT KIND HANDLE" of each child of eth2's mq, by class.
+mq_children() {
+	tc qdisc show dev eth2 | awk '$1 == "qdisc" && $4 == "parent" { print $5, $2, $3 }' | sort
+}
+
+# mq_child PARENT [FILE]: the block of the child at class PARENT (1:N) of
+# a saved "tc -s qdisc show dev eth2", as one line.  By class, not handle:
+# the default children all have handle 0:.
+mq_child() {
+	awk -v p="$1" '$1 == "qdisc" { on = ($4 == "parent" && $5 == p) } on { printf "%s ", $0 }' "$2"
+}
+
+# mq_sum FN FILE: the sum over the mq children in FILE of the counter that
+# FN (sent_pkts, dropped, ...) reads from one qdisc's block.
+mq_sum() {
+	total=0
+	for c in 1:1 1:2 1:3 1:4; do
+		total=$((total + $("$1" "$(mq_child $c "$2")")))
+	done
+	echo "$total"
+}
+
+# CoDel's own drops in one codel block: all drops less the tail drops.
+codel_drops() { echo $(($(dropped "$1") - $(field "$1" drop_overlimit))); }
+
+PG=/proc/net/pktgen
+pg() { echo "$2" >"$PG/$1"; }
+
+# pktgen_mq COUNT: two kernel threads (one per vCPU) each send COUNT
+# 1400-byte UDP packets to eth3 through eth2's qdiscs (queue_xmit), from
+# random source ports, so that the flow hash spreads them over the four tx
+# queues (XPS is cleared by mq_up), faster than eth2 drains them (qemu/run
+# --mq: 2 packets a queue each ms): the rings fill, the driver stops the
+# queues and the qdiscs hold a backlog.  A packet a qdisc drops is sent
+# again, so the run takes COUNT x 2 / 8000 s.  Returns when both are done.
+pktgen_mq() {
+	mac=$(ip netns exec mqfar cat /sys/class/net/eth3/address)
+	for t in 0 1; do
+		pg kpktgend_$t rem_device_all
+		pg kpktgend_$t "add_device eth2@$t"
+		pg "eth2@$t" "count $1"
+		pg "eth2@$t" "pkt_size 1400"
+		pg "eth2@$t" "delay 0"
+		pg "eth2@$t" "xmit_mode queue_xmit"
+		# queue_xmit picks the tx queue by flow hash: vary the flow.
+		pg "eth2@$t" "udp_src_min 10000"
+		pg "eth2@$t" "udp_src_max 60000"
+		pg "eth2@$t" "flag UDPSRC_RND"
+		pg "eth2@$t" "dst $MQ_FAR"
+		pg "eth2@$t" "dst_mac $mac"
+	done
+	pg pgctrl start
+}
+
+mq_default_qdisc_codel_per_queue() {
+	name="mq: default_qdisc codel puts ours on each of 4 tx queues; mq's counters are its children's sums; replace and delete a child under load"
+	[ -e /sys/class/net/eth2 ] || { log_skip "$name" "no multiqueue NIC (qemu/run --mq)"; return; }
+	modprobe pktgen 2>/dev/null || { log_skip "$name" "no pktgen module"; return; }
+	old=$(sysctl -n net.core.default_qdisc)
+	mq_up
+	check_eq "$(ls -d /sys/class/net/eth2/queues/tx-* | wc -l)" 4 "eth2 tx queues"
+	sysctl -qw net.core.default_qdisc=codel
+	check_err $? "net.core.default_qdisc=codel"
+	tc qdisc replace dev eth2 root handle 1: mq
+	check_err $? "mq on eth2"
+	sysctl -qw "net.core.default_qdisc=$old"
+	check_eq "$(mq_children | awk '{ print $1, $2 }' | tr '\n' ' ')" "1:1 codel 1:2 codel 1:3 codel 1:4 codel " \
+		"every tx queue got codel"
+	codel_is_ours
+	check_err $? "default_qdisc loaded our module"
+	# Named handles for two children (the defaults have handle 0:, which
+	# cannot be deleted by handle).
+	tc qdisc replace dev eth2 parent 1:2 handle 12: codel
+	tc qdisc replace dev eth2 parent 1:3 handle 13: codel
+	pktgen_mq 20000 &
+	sleep 2
+	tc -s qdisc show dev eth2 >/tmp/mq.mid
+	mid=$(mq_sum backlog_pkts /tmp/mq.mid)
+	# Under load: change one child, delete another (mq then gives that
+	# queue noop, which drops), put codel back.
+	tc qdisc replace dev eth2 parent 1:2 handle 12: codel target 1ms
+	check_err $? "replace of 1:2 under load"
+	tc qdisc del dev eth2 parent 1:3 handle 13:
+	check_err $? "delete of 1:3 under load"
+	sleep 0.5
+	tc qdisc add dev eth2 parent 1:3 handle 13: codel
+	check_err $? "codel back on 1:3 under load"
+	wait
+	sleep 1
+	tc -s qdisc show dev eth2 >/tmp/mq.final
+	root=$(block_of qdisc 1: /tmp/mq.final)
+	diag "mq: backlog $mid packets at 2 s; $(echo "$root" | tr -s ' ')"
+	used=0
+	for c in 1:1 1:2 1:3 1:4; do
+		b=$(mq_child $c /tmp/mq.final)
+		diag "  $(echo "$b" | tr -s ' ' | cut -c1-170)"
+		[ "$(sent_pkts "$b")" -gt 100 ] && used=$((used + 1))
+	done
+	check_cmp "$used" -ge 3 "precondition: the load spread over the tx queues"
+	check_cmp "$mid" -gt 10 "precondition: the queues stood"
+	check_cmp "$(mq_sum codel_drops /tmp/mq.final)" -gt 0 "CoDel (not only the limit) dropped on the standing queues"
+	check_eq "$(sent_pkts "$root")" "$(mq_sum sent_pkts /tmp/mq.final)" "mq Sent packets = sum of its children's"
+	check_eq "$(sent_bytes "$root")" "$(mq_sum sent_bytes /tmp/mq.final)" "mq Sent bytes = sum of its children's"
+	check_eq "$(dropped "$root")" "$(mq_sum dropped /tmp/mq.final)" "mq drops = sum of its children's"
+	check_eq "$(backlog_of "$root")" "0 0" "mq backlog after the run"
+	check_eq "$(mq_children | awk '{ print $1, $2, $3 }' | sed -n '2p;3p' | tr '\n' ' ')" "1:2 codel 12: 1:3 codel 13: " \
+		"the replaced and re-added children"
+	if [ -x "$TCP" ]; then
+		# Per-queue xstats: each child's histogram counts the packets
+		# it dequeued, at most its Sent (which also counts packets the
+		# core sent past an empty, idle root qdisc: TCQ_F_CAN_BYPASS).
+		$TCP -s -j qdisc show dev eth2 | hostpy -c 'import json, sys
+bad = ["%s:%d/%d" % (q["parent"], sum(q["sojourn_hist"]), q["packets"])
+       for q in json.load(sys.stdin)
+       if q["kind"] == "codel" and not 0 < sum(q["sojourn_hist"]) <= q["packets"]]
+print(" ".join(bad) or "none")' >/tmp/mq.bad
+		check_eq "$(cat /tmp/mq.bad)" none "children whose histogram total is 0 or above their Sent"
+	fi
+	pg kpktgend_0 rem_device_all
+	pg kpktgend_1 rem_device_all
+	mq_down
+	log_test "$name"
+}
