@@ -420,10 +420,7 @@ memory_limit_bounds_gso_queue() {
 	# The change does not re-arm TBF's watchdog (due in hours at 8 bit/s):
 	# one more packet makes the device run the queue.
 	ping -c 1 -W 1 "$FAR" >/dev/null 2>&1
-	for _ in $(seq 50); do
-		all_drained qdisc && break
-		sleep 0.2
-	done
+	wait_drained
 	set -- $(xjson eth0 10: qlen memory_used)
 	check_eq "$1 $2" "0 0" "qlen and memory_used after the drain"
 	check_eq "$(backlog_of "$(stats_of qdisc eth0 1:)")" "0 0" "TBF backlog after the drain"

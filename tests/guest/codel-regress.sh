@@ -106,20 +106,19 @@ drop_to_empty() {
 	check_err $? "$kind setup"
 	echo 0 >$T/tracing_on
 	echo 1 >$T/events/codel/codel_dequeue_drops/enable
-	rx=/sys/class/net/eth1/statistics/rx_packets
 	round=1
 	while [ $round -le $GSO_ROUNDS ] && [ "$RET" -eq 0 ]; do
 		echo >$T/trace
 		echo 1 >$T/tracing_on
 		tc -s qdisc show dev eth0 >/tmp/dump0
-		rx0=$(ip netns exec far cat $rx)
+		rx0=$(far_stat rx_packets)
 		sent=$(gso_burst $GSO_BURST $GSO_SEGS 1400)
 		check_eq "$sent" $GSO_BURST "GSO packets sent (UDP_SEGMENT)"
 		tree_drained
 		check_err $? "round $round: a backlog stays after the burst: $(tc -s qdisc show dev eth0 | grep backlog | tr -s ' ' | tr '\n' ';') classes: $(tc -s class show dev eth0 | grep backlog | tr -s ' ' | tr '\n' ';')"
 		echo 0 >$T/tracing_on
 		tc -s qdisc show dev eth0 >/tmp/dump1
-		rx1=$(ip netns exec far cat $rx)
+		rx1=$(far_stat rx_packets)
 		hits=$(grep -c "codel_dequeue_drops: dev=eth0 handle=10: drops=[1-9][0-9]* bytes=[0-9]* qlen=0 backlog=0 peek=$peek" $T/trace)
 		diag "round $round: $(grep -c codel_dequeue_drops: $T/trace) drop events, $hits left the queue empty (peek=$peek)"
 		[ $round -gt 1 ] || diag "$(grep -m1 'codel_dequeue_drops: .* qlen=0 ' $T/trace | sed 's/.*codel_dequeue_drops/codel_dequeue_drops/')"
@@ -227,12 +226,12 @@ accounting() {
 	check_err $? "$1 setup"
 	iperf_server_up
 	off0=$(dev_stat veth0 rx_packets)
-	del0=$(ip netns exec far cat /sys/class/net/eth1/statistics/rx_packets)
+	del0=$(far_stat rx_packets)
 	ip netns exec near iperf3 -c "$FAR" -t 3 -P 2 >/dev/null 2>&1
 	check_err $? "iperf3 through $1"
 	sleep 1.5
 	off=$(( $(dev_stat veth0 rx_packets) - off0 ))
-	del=$(( $(ip netns exec far cat /sys/class/net/eth1/statistics/rx_packets) - del0 ))
+	del=$(( $(far_stat rx_packets) - del0 ))
 	root=$(tc -s qdisc show dev eth0 | awk 'NR == 1, /backlog/' | tr '\n' ' ')
 	drops=$(dropped "$root")
 	diag "$1: offered $off delivered $del dropped $drops sent $(sent_pkts "$root")"

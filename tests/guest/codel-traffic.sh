@@ -42,8 +42,6 @@ ping_counters_match_device() {
 # Median of integers on stdin.
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print -1 }'; }
 
-far_stat() { ip netns exec far cat "/sys/class/net/eth1/statistics/$1"; }
-
 htb_bulk_tcp_controls_delay() {
 	name="traffic: HTB 10 Mbit/s + codel under bulk TCP: the link filled, delay held near target, every packet counted"
 	require_cmd iperf3 "$name" || return

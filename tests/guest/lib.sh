@@ -121,6 +121,8 @@ all_drained() {
 
 # dev_stat DEV COUNTER: a device counter in the current namespace.
 dev_stat() { cat "/sys/class/net/$1/statistics/$2"; }
+# far_stat COUNTER: a counter of far's eth1 (what the receiver got).
+far_stat() { ip netns exec far cat "/sys/class/net/eth1/statistics/$1"; }
 
 # rotate N WORDS...: the words rotated left N times (interleaved repeats).
 rotate() {
@@ -351,14 +353,10 @@ cleanup_all() {
 # --- counts outside the qdisc ------------------------------------------------
 
 # snmp NS KEY: counter KEY, named as nstat names it (IpExtInCEPkts,
-# TcpRetransSegs, TcpInCsumErrors, ...), from /proc/net/snmp and
-# /proc/net/netstat of namespace NS ("root" for the root namespace).
+# TcpInCsumErrors, ...), from /proc/net/snmp and /proc/net/netstat of
+# namespace NS.
 snmp() {
-	if [ "$1" = root ]; then
-		cat /proc/net/snmp /proc/net/netstat
-	else
-		ip netns exec "$1" cat /proc/net/snmp /proc/net/netstat
-	fi | awk -v k="$2" '
+	ip netns exec "$1" cat /proc/net/snmp /proc/net/netstat | awk -v k="$2" '
 		# Each group is a header line of names, then one of values.
 		{ p = $1; sub(/:$/, "", p) }
 		seen[p]++ % 2 == 0 { for (i = 2; i <= NF; i++) name[p, i] = p $i; next }

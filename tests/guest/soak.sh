@@ -22,7 +22,7 @@ soak() {
 	iperf_server_up
 	ip netns exec far iperf3 -s -D -p 5202 >/dev/null 2>&1
 	off0=$(dev_stat veth0 rx_packets)
-	del0=$(ip netns exec far cat /sys/class/net/eth1/statistics/rx_packets)
+	del0=$(far_stat rx_packets)
 	ip netns exec near iperf3 -c "$FAR" -t "$secs" -P 2 >/tmp/tcp.out 2>&1 &
 	ip netns exec near iperf3 -c "$FAR" -p 5202 -u -b 4M -l 1200 -t "$secs" >/tmp/udp.out 2>&1 &
 	end=$(( $(date +%s) + secs ))
@@ -40,7 +40,7 @@ soak() {
 	wait
 	sleep 3
 	off=$(( $(dev_stat veth0 rx_packets) - off0 ))
-	del=$(( $(ip netns exec far cat /sys/class/net/eth1/statistics/rx_packets) - del0 ))
+	del=$(( $(far_stat rx_packets) - del0 ))
 	root=$(tc -s qdisc show dev eth0 | awk 'NR == 1, /backlog/' | tr '\n' ' ')
 	leaf=$(stats_of qdisc eth0 10:)
 	diag "soak: $changes changes ($errors failed); offered $off delivered $del dropped $(dropped "$root")"
