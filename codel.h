@@ -203,13 +203,14 @@ struct codel_vars {
 #define CODEL_HIST_SHIFT	8
 #define CODEL_HIST_BUCKETS	14
 
-static inline u32 codel_hist_bucket(codel_time_t sojourn)
+/* unsigned long: it indexes an array, and so needs no widening there. */
+static inline unsigned long codel_hist_bucket(codel_time_t sojourn)
 {
-	u32 b = sojourn >> CODEL_HIST_SHIFT;
+	unsigned long b = sojourn >> CODEL_HIST_SHIFT;
 
 	if (!b)
 		return 0;
-	b = 32 - __builtin_clz(b);	/* fls(), without a kernel call */
+	b = 32UL - __builtin_clz(b);	/* fls(), without a kernel call */
 	return b < CODEL_HIST_BUCKETS ? b : CODEL_HIST_BUCKETS - 1;
 }
 

@@ -72,6 +72,9 @@
  *    it touches anything, so a rejected request leaves the qdisc exactly as
  *    it was and says why in extack.  Settings are written with WRITE_ONCE()
  *    under the tree lock and read with READ_ONCE() by the lockless dump.
+ *    enqueue and dequeue hold that same lock, so they read settings and
+ *    update counters with plain accesses, as mainline codel does: the dump
+ *    reads a counter once (READ_ONCE()) and may be a packet behind.
  *    Lowering "limit" trims from the head, including a packet a parent has
  *    already peeked (codel_trim_head()).
  *
@@ -182,7 +185,7 @@ static __always_inline struct sk_buff *codel_pkt_dequeue(void *ctx)
 	if (skb) {
 		struct codel_sched_data *q = qdisc_priv(sch);
 
-		WRITE_ONCE(q->memory_usage, q->memory_usage - skb->truesize);
+		q->memory_usage -= skb->truesize;
 		sch->qstats.backlog -= qdisc_pkt_len(skb);
 		prefetch(&skb->end);	/* INET_ECN_set_ce() reads the headers */
 	}
@@ -252,24 +255,34 @@ static const struct codel_pkt_ops codel_qdisc_pkt_ops = {
 };
 
 /*
- * Run CoDel on the head for a dequeue (@peek false) or a peek; the caller
- * reports this call's drops.  Inlined into both, so that @peek is a
- * constant and dequeue pays no call for it.
+ * Dequeue from an empty queue: nothing to drop and so nothing to report,
+ * and no clock unless a dropping state ends (its event reports drop_next
+ * relative to now).  Kept apart from codel_run() so that the compiler can
+ * return from an empty dequeue before it saves any register: a parent
+ * such as prio asks every empty band on every packet.
  */
-static __always_inline struct sk_buff *codel_run(struct Qdisc *sch, bool peek)
+static __always_inline struct sk_buff *codel_run_empty(struct Qdisc *sch)
 {
 	struct codel_sched_data *q = qdisc_priv(sch);
-	struct sk_buff *skb = codel_pkt_dequeue(sch);
-	codel_time_t now = 0;
+	codel_time_t now = unlikely(q->vars.dropping) ? codel_now() : 0;
 
-	/*
-	 * An empty queue needs no clock, except to end a dropping state:
-	 * its event reports drop_next relative to now.
-	 */
-	if (skb || q->vars.dropping)
-		now = codel_now();
-	skb = codel_dequeue(sch, skb, now, &sch->qstats.backlog, &q->params,
-			    &q->vars, &q->stats, &codel_qdisc_pkt_ops);
+	return codel_dequeue(sch, NULL, now, &sch->qstats.backlog, &q->params,
+			     &q->vars, &q->stats, &codel_qdisc_pkt_ops);
+}
+
+/*
+ * Run CoDel on @skb, just taken off the head, for a dequeue (@peek false)
+ * or a peek; the caller reports this call's drops.  Inlined into both, so
+ * that @peek is a constant and dequeue pays no call for it.
+ */
+static __always_inline struct sk_buff *codel_run(struct Qdisc *sch,
+						 struct sk_buff *skb, bool peek)
+{
+	struct codel_sched_data *q = qdisc_priv(sch);
+
+	skb = codel_dequeue(sch, skb, codel_now(), &sch->qstats.backlog,
+			    &q->params, &q->vars, &q->stats,
+			    &codel_qdisc_pkt_ops);
 	if (skb)
 		qdisc_bstats_update(sch, skb);
 	/* Tested first: disabled, the event loads nothing. */
@@ -297,8 +310,11 @@ static void codel_report_drops(struct Qdisc *sch)
 
 static struct sk_buff *codel_qdisc_dequeue(struct Qdisc *sch)
 {
-	struct sk_buff *skb = codel_run(sch, false);
+	struct sk_buff *skb = codel_pkt_dequeue(sch);
 
+	if (!skb)
+		return codel_run_empty(sch);
+	skb = codel_run(sch, skb, false);
 	codel_report_drops(sch);
 	return skb;
 }
@@ -315,7 +331,10 @@ static struct sk_buff *codel_qdisc_peek(struct Qdisc *sch)
 	if (skb)
 		return skb;
 
-	skb = codel_run(sch, true);
+	skb = codel_pkt_dequeue(sch);
+	if (!skb)
+		return codel_run_empty(sch);
+	skb = codel_run(sch, skb, true);
 	if (skb) {
 		__skb_queue_head(&sch->gso_skb, skb);
 		qdisc_qstats_backlog_inc(sch, skb);
@@ -353,11 +372,11 @@ static int codel_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	/* No wrap: usage never passes a limit, and a limit is <= 2 GB. */
 	u32 memory = q->memory_usage + skb->truesize;
 
-	if (unlikely(qdisc_qlen(sch) >= READ_ONCE(sch->limit)))
+	if (unlikely(qdisc_qlen(sch) >= sch->limit))
 		return codel_drop_overlimit(skb, sch, to_free);
-	if (unlikely(memory > READ_ONCE(q->memory_limit)))
+	if (unlikely(memory > q->memory_limit))
 		return codel_drop_overmemory(skb, sch, to_free);
-	WRITE_ONCE(q->memory_usage, memory);
+	q->memory_usage = memory;
 	codel_cb(skb)->enqueue_time = codel_now();
 	return qdisc_enqueue_tail(skb, sch);
 }
@@ -414,7 +433,7 @@ static int codel_qdisc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	 * cache line the default path never needs.  Segmenting stays out of
 	 * line, so the default path saves no registers for it.
 	 */
-	if (unlikely(READ_ONCE(q->split_gso)) && skb_is_gso(skb))
+	if (unlikely(q->split_gso) && skb_is_gso(skb))
 		return codel_enqueue_segs(skb, sch, to_free);
 	return codel_enqueue_one(skb, sch, to_free);
 }
@@ -584,8 +603,7 @@ static struct sk_buff *codel_trim_head(struct Qdisc *sch)
 	} else {
 		skb = __qdisc_dequeue_head(&sch->q);
 		if (skb)
-			WRITE_ONCE(q->memory_usage,
-				   q->memory_usage - skb->truesize);
+			q->memory_usage -= skb->truesize;
 	}
 	if (skb)
 		qdisc_qstats_backlog_dec(sch, skb);
@@ -772,7 +790,7 @@ static void codel_reset(struct Qdisc *sch)
 	struct codel_sched_data *q = qdisc_priv(sch);
 
 	qdisc_reset_queue(sch);
-	WRITE_ONCE(q->memory_usage, 0);
+	q->memory_usage = 0;
 	codel_vars_init(&q->vars);
 }
 

@@ -472,7 +472,7 @@ static void sojourn_histogram(void)
 	u32 total = 0;
 
 	for (unsigned int i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
-		EXPECT(codel_hist_bucket(edges[i].t) == edges[i].b, "%u -> %u, want %u",
+		EXPECT(codel_hist_bucket(edges[i].t) == edges[i].b, "%u -> %lu, want %u",
 		       edges[i].t, codel_hist_bucket(edges[i].t), edges[i].b);
 	/* A 3 ms standing queue: every packet in bucket 4 ([2048, 4096) units). */
 	setup(&q);
