@@ -526,7 +526,11 @@ codel_dequeue(void *ctx, struct sk_buff *skb, codel_time_t now,
 end:
 	if (!skb)
 		return NULL;
-	stats->sojourn_hist[codel_hist_bucket(vars->ldelay)]++;
+	/* Bucket 0 by a constant index: most packets, and no fls() for them. */
+	if (vars->ldelay < (1U << CODEL_HIST_SHIFT))
+		stats->sojourn_hist[0]++;
+	else
+		stats->sojourn_hist[codel_hist_bucket(vars->ldelay)]++;
 	if (codel_time_after(vars->ldelay, params->ce_threshold) &&
 	    codel_ce_selected(skb, params, ops) && ops->set_ce(skb)) {
 		stats->ce_mark++;

@@ -308,10 +308,31 @@ static void codel_report_drops(struct Qdisc *sch)
 	q->stats.drop_len = 0;
 }
 
+/*
+ * A parent must take a packet it peeked with qdisc_dequeue_peeked(), which
+ * empties gso_skb before it calls us.  One that calls ->dequeue() directly
+ * (Debian 6.12.95's sch_multiq, under a peeking TBF or HTB; 6.1.192 has
+ * the fix) would leave the peeked packet behind for good: qlen says one is
+ * queued, peek returns it, dequeue never does, and the class stalls.
+ * Serve it here, as qdisc_dequeue_peeked() would have (out of line: only
+ * such a parent ever gets here).
+ */
+static noinline struct sk_buff *codel_dequeue_stashed(struct Qdisc *sch)
+{
+	struct sk_buff *skb = __skb_dequeue(&sch->gso_skb);
+
+	qdisc_qstats_backlog_dec(sch, skb);
+	sch->q.qlen--;
+	return skb;
+}
+
 static struct sk_buff *codel_qdisc_dequeue(struct Qdisc *sch)
 {
-	struct sk_buff *skb = codel_pkt_dequeue(sch);
+	struct sk_buff *skb;
 
+	if (unlikely(skb_queue_len(&sch->gso_skb)))
+		return codel_dequeue_stashed(sch);
+	skb = codel_pkt_dequeue(sch);
 	if (!skb)
 		return codel_run_empty(sch);
 	skb = codel_run(sch, skb, false);

@@ -25,7 +25,8 @@ trap 'rm -rf "$stage"' EXIT
 REAL_TOOLS="/usr/sbin/ip /usr/sbin/tc /usr/bin/iperf3 /usr/sbin/ethtool /usr/bin/kmod"
 MODULES="virtio_pci virtio_net dummy veth pvpanic-pci pktgen 9p 9pnet_virtio
 	ifb sch_htb sch_tbf sch_prio sch_netem sch_drr sch_hfsc sch_ingress
-	sch_multiq sch_qfq sch_pie sch_red sch_sfq cls_u32 cls_matchall cls_basic cls_fw
+	sch_multiq sch_qfq sch_ets sch_cbs sch_mqprio sch_taprio sch_pie sch_red sch_sfq
+	cls_u32 cls_matchall cls_basic cls_fw
 	act_gact act_mirred act_skbedit ipv6 tcp_bbr"
 
 cd "$stage"

@@ -12,6 +12,7 @@
 # when they all pass.  Prints a table (also build/mutate/table.md) and
 # exits 1 if any mutant survived or could not be built.
 #
+# A "Kernel: SERIES" line (6.1, 6.12) runs that mutant on that series.
 # Environment: KERNELRELEASE (default: Debian's 6.1), as for make; KERNELS,
 # the kernels the differential test compares with (default: both series);
 # MUTATE_GUEST_TESTS, guest tests to run instead of each guest mutant's own
@@ -22,7 +23,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 rel=${KERNELRELEASE:-$(scripts/kernel-release.sh)}
-kdir=$(scripts/kernel-headers.sh "$rel")
+scripts/kernel-headers.sh "$rel" >/dev/null
 srcs="Kbuild dkms.conf sch_codel.c codel.h codel_trace.h compat.h pkt_sched_codel.h"
 out=build/mutate
 mkdir -p "$out"
@@ -39,8 +40,23 @@ fi
 # The guest image must be current before any mutant borrows it; the
 # guest tests get tdc and the fuzzer as in make check.
 make -s guest fuzz tc KERNELRELEASE="$rel" >&2
-tdc=$(scripts/tdc-prepare.sh "$rel")
+scripts/tdc-prepare.sh "$rel" >/dev/null
 KERNELS=${KERNELS:-"$rel $(scripts/kernel-release.sh 6.12)"}
+
+# mutant_release PATCH: the kernel a mutant runs on: this run's, or the
+# series its "Kernel: SERIES" line names (a bug only that kernel's parents
+# can reach), its guest image made current first.
+mutant_release() {
+	local series
+	series=$(sed -n 's/^Kernel: //p' "$1")
+	if [ -z "$series" ]; then
+		echo "$rel"
+		return
+	fi
+	series=$(scripts/kernel-release.sh "$series") &&
+		make -s guest KERNELRELEASE="$series" >&2 &&
+		echo "$series"
+}
 
 table=$out/table.md
 {
@@ -60,7 +76,9 @@ for m in "${mutants[@]}"; do
 	if ! patch -s -p1 -d "$dir/src" <"$patch" >"$dir/patch.log" 2>&1; then
 		verdict="NOT APPLIED (see $dir/patch.log)"
 		survivors=$((survivors + 1))
-	elif ! make -C "$kdir" M="$top/$dir/src" modules >"$dir/build.log" 2>&1; then
+	elif ! mrel=$(mutant_release "$patch") ||
+		! make -C "$(scripts/kernel-headers.sh "$mrel")" M="$top/$dir/src" modules \
+			>"$dir/build.log" 2>&1; then
 		verdict="NOT BUILT (see $dir/build.log)"
 		survivors=$((survivors + 1))
 	else
@@ -92,8 +110,8 @@ for m in "${mutants[@]}"; do
 			;;
 		guest)
 			# shellcheck disable=SC2086
-			if CODEL_MODULE=$top/$dir/src/sch_codel.ko KERNELRELEASE=$rel \
-				qemu/run --log "$dir/run" --add "$tdc=/payload/tdc" \
+			if CODEL_MODULE=$top/$dir/src/sch_codel.ko KERNELRELEASE=$mrel \
+				qemu/run --log "$dir/run" --add "$(scripts/tdc-prepare.sh "$mrel")=/payload/tdc" \
 				--add build/codel-fuzz=/usr/local/bin/codel-fuzz \
 				tests/guest/all.sh $tests >"$dir/test.log" 2>&1; then
 				verdict=SURVIVED

@@ -83,8 +83,8 @@
 #define MAX_DEVS	8
 #define HANDLE		0x10000u	/* 1: */
 #define LEAF_HANDLE	0x100000u	/* 10: */
-#define LEAF_PARENT	0x10001u	/* 1:1 (HTB's class, TBF's child) */
-#define QFQ_PARENT	0x20001u	/* 2:1, QFQ's class under a TBF */
+#define LEAF_PARENT	0x10001u	/* 1:1: a shaping parent's class or child */
+#define SHAPED_PARENT	0x20001u	/* 2:1: a class of a parent under a TBF */
 #define MIN_MTU		576		/* every frame below fits */
 #define SMALL_FRAME	560		/* fits any MTU the fuzzer sets */
 #define MAX_FRAME	1414		/* fits MTU 1500 */
@@ -117,6 +117,16 @@ static unsigned long ops, accepted, rejected, failures, seq = 1;
 /* Where codel sits: the root (1:), or 10: under --parent's class 1:1. */
 static uint32_t q_parent = TC_H_ROOT, q_handle = HANDLE;
 static const char *parent_kind;
+/* --parent KIND's tree (build_parent()) */
+struct parent_tree {
+	const char	*kind;
+	uint32_t	leaf_parent;
+	unsigned int	txqs;		/* 0: the device's default */
+	bool		no_down_up;	/* see cbs below */
+	const char	*tc;		/* %1$s is tc, %2$s the device */
+};
+
+static const struct parent_tree *parent_tree;
 static bool events;
 static unsigned long frames_sent, events_done;
 /* Proof that the parent runs saw load: the deepest root queue found at a
@@ -892,8 +902,8 @@ static int qdisc_op(const struct dev *d, int type, int flags)
 	q.n.nlmsg_type = type;
 	q.n.nlmsg_flags = flags;
 	q.t.tcm_ifindex = d->ifindex;
-	q.t.tcm_parent = TC_H_ROOT;
-	q.t.tcm_handle = HANDLE;
+	q.t.tcm_parent = q_parent;	/* the root, without --parent */
+	q.t.tcm_handle = q_handle;
 	if (type == RTM_NEWQDISC)
 		put_attr(&q.n, TCA_KIND, "codel", 6, NLA_HDRLEN + 6);
 	return transact(&q.n, msg, sizeof(msg));
@@ -1012,6 +1022,15 @@ static int add_dummy(const char *name)
 	q.i.ifi_change = IFF_UP;
 	put_attr(&q.n, IFLA_IFNAME, name, strlen(name) + 1,
 		 NLA_HDRLEN + strlen(name) + 1);
+	if (parent_tree && parent_tree->txqs) {
+		/* from &q, which GCC knows has room (&q.n is only a header) */
+		struct nlattr *a = (void *)((char *)&q + NLMSG_ALIGN(q.n.nlmsg_len));
+
+		a->nla_type = IFLA_NUM_TX_QUEUES;
+		a->nla_len = NLA_HDRLEN + 4;
+		memcpy(a + 1, &parent_tree->txqs, 4);
+		q.n.nlmsg_len = NLMSG_ALIGN(q.n.nlmsg_len) + NLA_HDRLEN + 4;
+	}
 	info = (void *)((char *)&q.n + NLMSG_ALIGN(q.n.nlmsg_len));
 	put_attr(&q.n, IFLA_LINKINFO | NLA_F_NESTED, NULL, 0, NLA_HDRLEN);
 	put_attr(&q.n, IFLA_INFO_KIND, "dummy", 6, NLA_HDRLEN + 6);
@@ -1026,33 +1045,73 @@ static int add_dummy(const char *name)
 /* --- the parent tree, device events, the dump thread ------------------- */
 
 /*
- * The one-class KIND tree above codel, with $TC (iproute2's, by path), at
+ * The one-class trees above codel, built with $TC (iproute2's, by path), at
  * 1 Mbit/s: the fuzzer offers ~2 Mbit/s, so a queue stands between the
- * drain checks and drains in well under a second at each.
+ * drain checks and drains in well under a second at each.  HTB, HFSC, TBF
+ * and CBS shape by themselves, and codel is their class or child 1:1; the
+ * others do not shape, so they sit under a TBF and codel is their class 2:1,
+ * where every frame is classified (matchall, an all-zero priomap, or for
+ * multiq a queue_mapping of 0).  multiq needs a multiqueue device: DEV...
+ * (and the devices the fuzzer re-creates) get txqs transmit queues.
  */
+#define TBF_1MBIT "%1$s qdisc add dev %2$s root handle 1: tbf rate 1mbit burst 3000 limit 1000000"
+#define UNDER_TBF TBF_1MBIT " && %1$s qdisc add dev %2$s parent 1:1 handle 2: "
+#define PRIOMAP_0 " priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0"
+
+static const struct parent_tree parent_trees[] = {
+	{ "htb", LEAF_PARENT, 0, false,
+	  "%1$s qdisc add dev %2$s root handle 1: htb default 1 && "
+	  "%1$s class add dev %2$s parent 1: classid 1:1 htb rate 1mbit quantum 1514" },
+	{ "hfsc", LEAF_PARENT, 0, false,
+	  "%1$s qdisc add dev %2$s root handle 1: hfsc default 1 && "
+	  "%1$s class add dev %2$s parent 1: classid 1:1 hfsc sc rate 1mbit ul rate 1mbit" },
+	{ "tbf", LEAF_PARENT, 0, false, TBF_1MBIT },
+	/*
+	 * sch_cbs resets only its own (empty) queue when the device goes
+	 * down, never its child (.reset is qdisc_reset_queue in Debian's
+	 * 6.1.192 and 6.12.95): the child keeps its packets, and CBS's qlen
+	 * goes negative as they leave.  Any child, pfifo too: a kernel bug,
+	 * not ours (README, "Under every parent"), so no down/up under CBS.
+	 */
+	{ "cbs", LEAF_PARENT, 0, true,
+	  "%1$s qdisc add dev %2$s root handle 1: cbs idleslope 1000 sendslope -999000 "
+	  "hicredit 30 locredit -1470 offload 0" },
+	{ "qfq", SHAPED_PARENT, 0, false,
+	  UNDER_TBF "qfq && "
+	  "%1$s class add dev %2$s parent 2: classid 2:1 qfq weight 1 maxpkt 2048 && "
+	  "%1$s filter add dev %2$s parent 2: protocol all matchall classid 2:1" },
+	{ "drr", SHAPED_PARENT, 0, false,
+	  UNDER_TBF "drr && "
+	  "%1$s class add dev %2$s parent 2: classid 2:1 drr quantum 1514 && "
+	  "%1$s filter add dev %2$s parent 2: protocol all matchall classid 2:1" },
+	{ "prio", SHAPED_PARENT, 0, false, UNDER_TBF "prio bands 2" PRIOMAP_0 },
+	{ "ets", SHAPED_PARENT, 0, false, UNDER_TBF "ets bands 2 quanta 1514 1514" PRIOMAP_0 },
+	{ "multiq", SHAPED_PARENT, 4, false,
+	  UNDER_TBF "multiq && "
+	  "%1$s filter add dev %2$s parent 2: protocol all matchall "
+	  "action skbedit queue_mapping 0" },
+};
+
+#define PARENT_KINDS "htb|hfsc|tbf|cbs|qfq|drr|prio|ets|multiq"
+#define N_PARENT_TREES (sizeof(parent_trees) / sizeof(parent_trees[0]))
+
+static const struct parent_tree *find_parent_tree(const char *kind)
+{
+	for (size_t i = 0; i < N_PARENT_TREES; i++)
+		if (!strcmp(parent_trees[i].kind, kind))
+			return &parent_trees[i];
+	return NULL;
+}
+
 static int build_parent(const char *dev)
 {
 	const char *tc = getenv("TC") ? getenv("TC") : "/usr/sbin/tc";
 	char cmd[1024];
 
-	if (!strcmp(parent_kind, "htb"))
-		snprintf(cmd, sizeof(cmd),
-			 "%1$s qdisc add dev %2$s root handle 1: htb default 1 && "
-			 "%1$s class add dev %2$s parent 1: classid 1:1 htb rate 1mbit quantum 1514",
-			 tc, dev);
-	else if (!strcmp(parent_kind, "tbf"))
-		snprintf(cmd, sizeof(cmd),
-			 "%s qdisc add dev %s root handle 1: tbf rate 1mbit burst 3000 limit 1000000",
-			 tc, dev);
-	else if (!strcmp(parent_kind, "qfq"))
-		snprintf(cmd, sizeof(cmd),
-			 "%1$s qdisc add dev %2$s root handle 1: tbf rate 1mbit burst 3000 limit 1000000 && "
-			 "%1$s qdisc add dev %2$s parent 1:1 handle 2: qfq && "
-			 "%1$s class add dev %2$s parent 2: classid 2:1 qfq weight 1 maxpkt 2048 && "
-			 "%1$s filter add dev %2$s parent 2: protocol all matchall classid 2:1",
-			 tc, dev);
-	else
-		return -1;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	snprintf(cmd, sizeof(cmd), parent_tree->tc, tc, dev);
+#pragma GCC diagnostic pop
 	return system(cmd) ? -1 : 0;
 }
 
@@ -1152,16 +1211,23 @@ static void netns_dies_loaded(void)
 		fail("netns child: status %#x", status);
 }
 
-/* A change of target and interval alone (in microseconds), in the model too. */
-static int codel_set_times(struct dev *d, uint32_t target_us, uint32_t interval_us)
+/*
+ * Target and interval (in microseconds), and ECN when ecn >= 0, in the
+ * model too: a change of a codel that is there, or a new one (create or
+ * replace whatever sits at q_parent) with the defaults otherwise.
+ */
+static int codel_set_times(struct dev *d, uint32_t target_us, uint32_t interval_us,
+			   int ecn)
 {
 	struct req q = { 0 };
 	struct rtattr *opt;
+	uint32_t on = ecn > 0;
 	char msg[256];
 	int err;
 
 	q.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg));
 	q.n.nlmsg_type = RTM_NEWQDISC;
+	q.n.nlmsg_flags = NLM_F_CREATE | NLM_F_REPLACE;
 	q.t.tcm_ifindex = d->ifindex;
 	q.t.tcm_parent = q_parent;
 	q.t.tcm_handle = q_handle;
@@ -1170,12 +1236,42 @@ static int codel_set_times(struct dev *d, uint32_t target_us, uint32_t interval_
 	put_attr(&q.n, TCA_OPTIONS, NULL, 0, NLA_HDRLEN);
 	put_attr(&q.n, TCA_CODEL_TARGET, &target_us, 4, NLA_HDRLEN + 4);
 	put_attr(&q.n, TCA_CODEL_INTERVAL, &interval_us, 4, NLA_HDRLEN + 4);
+	if (ecn >= 0)
+		put_attr(&q.n, TCA_CODEL_ECN, &on, 4, NLA_HDRLEN + 4);
 	opt->rta_len = (unsigned short)((char *)&q.n + q.n.nlmsg_len - (char *)opt);
 	err = transact(&q.n, msg, sizeof(msg));
 	if (!err) {
+		if (!d->exists)
+			defaults(&d->p);
+		d->exists = true;
 		d->p.target = us_to_time(target_us);
 		d->p.interval = us_to_time(interval_us);
+		if (ecn >= 0)
+			d->p.ecn = on;
 	}
+	return err;
+}
+
+/*
+ * The episode itself: CoDel at target 1us, interval 2us (ECN as ecn says,
+ * see codel_set_times()) set at MTU 576, then eight 1414-byte frames with
+ * ECN codepoint ect (-1: random each) at MTU 1500, and the tree must drain.
+ */
+static int episode(struct dev *d, int ecn, int ect)
+{
+	int err = set_link(d, true, MIN_MTU);
+
+	if (!err)
+		err = codel_set_times(d, 1, 2, ecn);
+	if (!err)
+		err = set_link(d, true, 1500);
+	for (int k = 0; !err && k < 8; k++) {
+		err = send_frame(pk_fd, d, MAX_FRAME, ect >= 0 ? (unsigned int)ect : rnd() % 4);
+		if (err == -ENOBUFS)	/* a small limit */
+			err = 0;
+	}
+	episodes++;
+	check_drains(d);
 	return err;
 }
 
@@ -1190,23 +1286,9 @@ static int codel_set_times(struct dev *d, uint32_t target_us, uint32_t interval_
  */
 static int drop_to_empty_episode(struct dev *d)
 {
-	int err;
-
 	if (!d->exists)
 		return 0;
-	err = set_link(d, true, MIN_MTU);
-	if (!err)
-		err = codel_set_times(d, 1, 2);
-	if (!err)
-		err = set_link(d, true, 1500);
-	for (int k = 0; !err && k < 8; k++) {
-		err = send_frame(pk_fd, d, MAX_FRAME, rnd() % 4);
-		if (err == -ENOBUFS)	/* a small limit */
-			err = 0;
-	}
-	episodes++;
-	check_drains(d);
-	return err;
+	return episode(d, -1, -1);
 }
 
 /* One device event on d; the model follows what it does to the qdisc. */
@@ -1217,6 +1299,8 @@ static void device_event(struct dev *d)
 	events_done++;
 	switch (rnd() % 6) {
 	case 0:		/* down resets every queue; the settings stay */
+		if (parent_tree && parent_tree->no_down_up)
+			break;
 		err = set_link(d, false, 0);
 		if (!err)
 			err = set_link(d, true, 0);
@@ -1352,13 +1436,12 @@ int main(int argc, char **argv)
 			bool child = !strcmp(argv[i], "--netns-child");
 
 			parent_kind = strcmp(argv[++i], "-") ? argv[i] : NULL;
-			if (parent_kind && strcmp(parent_kind, "htb") && strcmp(parent_kind, "tbf") &&
-			    strcmp(parent_kind, "qfq")) {
-				fprintf(stderr, "codel-fuzz: --parent htb, tbf or qfq\n");
+			if (parent_kind && !(parent_tree = find_parent_tree(parent_kind))) {
+				fprintf(stderr, "codel-fuzz: --parent %s\n", PARENT_KINDS);
 				return 2;
 			}
 			if (parent_kind) {
-				q_parent = strcmp(parent_kind, "qfq") ? LEAF_PARENT : QFQ_PARENT;
+				q_parent = parent_tree->leaf_parent;
 				q_handle = LEAF_HANDLE;
 				use_dumper = true;
 			}
@@ -1372,9 +1455,9 @@ int main(int argc, char **argv)
 			use_dumper = true;
 		else {
 			fprintf(stderr, "usage: codel-fuzz [--userns UID] [--seed N] [--ops N]\n"
-				"                  [--parent htb|tbf|qfq] [--events] [--dumper] DEV...\n"
+				"                  [--parent %s] [--events] [--dumper] DEV...\n"
 				"       codel-fuzz --send N DEV...\n"
-				"       codel-fuzz --lifecycle N MODULE.ko DEV...\n");
+				"       codel-fuzz --lifecycle N MODULE.ko DEV...\n", PARENT_KINDS);
 			return 2;
 		}
 	}
@@ -1464,6 +1547,23 @@ int main(int argc, char **argv)
 					check_drains(&devs[i]);
 				check_passes_packets(&devs[i]);
 			}
+	}
+	/*
+	 * Under a parent, the two conditions the guest test looks for, once
+	 * on each device whatever the seed did: a drop that leaves codel
+	 * empty (ECN off), and ECN marks (ECN on, ECT(0) frames), each on a
+	 * new codel with the defaults (a small limit the seed left would
+	 * refuse the frames).
+	 */
+	for (i = 0; parent_kind && i < ndevs && failures < 20; i++) {
+		qdisc_op(&devs[i], RTM_DELQDISC, 0);	/* if there is one */
+		devs[i].exists = false;
+		if (episode(&devs[i], 0, -1))
+			fail("%s: closing drop episode", devs[i].name);
+		qdisc_op(&devs[i], RTM_DELQDISC, 0);
+		devs[i].exists = false;
+		if (episode(&devs[i], 1, 2))
+			fail("%s: closing mark episode", devs[i].name);
 	}
 	if (use_dumper) {
 		dumper_stop = true;

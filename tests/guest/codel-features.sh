@@ -17,15 +17,6 @@ ALL_TESTS="$ALL_TESTS
 	memory_limit_bounds_gso_queue
 "
 
-# Wait (up to 20 s) until every qdisc on eth0 is empty.
-wait_drained() {
-	for i in $(seq 1 100); do
-		all_drained qdisc && return 0
-		sleep 0.2
-	done
-	return 1
-}
-
 udp_burst() {	# udp_burst RATE SECONDS [iperf3 args...]
 	r=$1 t=$2
 	shift 2

@@ -4,7 +4,7 @@
 # guest by make check as /usr/local/bin/codel-fuzz) on dummies and on eth0
 # while traffic flows, and the module lifecycle.  Sourced by all.sh.
 # Tunables (all.sh VAR=VALUE): FUZZ_OPS (100000), FUZZ_SEED (1),
-# USERNS_OPS (20000), PARENT_OPS (1500 per parent), LIFECYCLE_CYCLES (1000).
+# USERNS_OPS (20000), PARENT_OPS (600 per parent), LIFECYCLE_CYCLES (1000).
 
 ALL_TESTS="$ALL_TESTS
 	fuzz_netlink
@@ -44,14 +44,18 @@ fuzz_netlink() {
 	log_test "$name"
 }
 
-# The fuzzer on a codel that is the child of HTB, TBF and QFQ at 1 Mbit/s
-# with a standing, partly ECN-capable backlog, device events (down/up, MTU,
-# delete and re-create, a loaded namespace dying) and a second thread
-# dumping every qdisc and class: each change meets a real queue, and the
-# tree must drain to zero at every level every 64 operations.
+# The fuzzer on a codel that is the child of each classful parent at
+# 1 Mbit/s (the non-shaping ones under a TBF; build_parent() in the
+# fuzzer) with a standing, partly ECN-capable backlog, device events
+# (down/up, MTU, delete and re-create, a loaded namespace dying) and a
+# second thread dumping every qdisc and class: each change, graft, replace
+# and delete meets a real queue, and the tree must drain to zero at every
+# level every 64 operations.  mqprio and taprio are left out: they must be
+# the root, and a root that does not shape leaves no queue on a dummy.
+FUZZ_PARENTS="htb hfsc tbf cbs qfq drr prio ets multiq"
 fuzz_under_parents() {
-	ops=${PARENT_OPS:-1500}
-	name="fuzz: $ops operations each under HTB, TBF and QFQ with a backlog, device events and a concurrent dump thread"
+	ops=${PARENT_OPS:-600}
+	name="fuzz: $ops operations each under $FUZZ_PARENTS, with a backlog, device events and a concurrent dump thread"
 	if [ ! -x "$FUZZ" ]; then
 		log_skip "$name" "codel-fuzz not in the guest (make check)"
 		return
@@ -59,17 +63,21 @@ fuzz_under_parents() {
 	seed=${FUZZ_SEED:-1}
 	T=/sys/kernel/tracing
 	lsmod | grep -q '^sch_codel ' || modprobe sch_codel
-	for kind in htb tbf qfq; do
+	for kind in $FUZZ_PARENTS; do
+		txqs=1
+		[ "$kind" = multiq ] && txqs=4	# multiq wants a multiqueue device
 		for d in p1 p2; do
-			ip link add "$d" type dummy
+			ip link add "$d" numtxqueues "$txqs" type dummy
 			ip link set "$d" up
 		done
 		echo >$T/trace
 		for e in codel_dequeue_drops codel_ecn_mark codel_ce_mark; do
 			echo 1 >$T/events/codel/$e/enable
 		done
+		t0=$(uptime_ds)
 		"$FUZZ" --seed "$seed" --ops "$ops" --parent $kind --events p1 p2 >/tmp/pfuzz.out 2>&1
 		rc=$?
+		t0=$(($(uptime_ds) - t0))
 		for e in codel_dequeue_drops codel_ecn_mark codel_ce_mark; do
 			echo 0 >$T/events/codel/$e/enable
 		done
@@ -91,7 +99,7 @@ fuzz_under_parents() {
 		check_cmp "${1:-0}" -ge 10 "$kind: a backlog stood (deepest root queue)"
 		check_cmp "${2:-0}" -ge 1 "$kind: codel dropped under the parent"
 		check_cmp "$marks" -ge 1 "$kind: codel marked ECN-capable frames (events)"
-		diag "$kind: $empty dequeues or peeks dropped and left codel empty; $marks marks"
+		diag "$kind: $empty dequeues or peeks dropped and left codel empty; $marks marks; $((t0 / 10)).$((t0 % 10)) s"
 		check_cmp "$empty" -ge 1 "$kind: a drop-to-empty episode reached its condition"
 		ip link del p1 2>/dev/null
 		ip link del p2 2>/dev/null

@@ -119,6 +119,15 @@ all_drained() {
 	[ "$total" -gt 0 ] && [ "$total" = "$zero" ]
 }
 
+# Wait (up to 20 s) until every qdisc on eth0 is empty.
+wait_drained() {
+	for i in $(seq 1 100); do
+		all_drained qdisc && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
 # dev_stat DEV COUNTER: a device counter in the current namespace.
 dev_stat() { cat "/sys/class/net/$1/statistics/$2"; }
 # far_stat COUNTER: a counter of far's eth1 (what the receiver got).
