@@ -131,7 +131,7 @@ check-debug: deps
 	@rel=$$(scripts/debug-kernel.sh) && \
 	$(MAKE) --no-print-directory all guest tc fuzz KERNELRELEASE=$$rel \
 		KDIR=$(CURDIR)/build/linux-debug/src && \
-	KERNELRELEASE=$$rel CHECK_ONLY=guest CHECK_LOG=build/check-debug \
+	KERNELRELEASE=$$rel CHECK_ONLY=guest CHECK_NO_MQ=1 CHECK_LOG=build/check-debug \
 		GUEST_TIMEOUT=7200 scripts/check.sh
 
 # build/deb/sch-codel-dkms_VERSION_all.deb and tc-codel_VERSION_amd64.deb

@@ -130,6 +130,33 @@ if pps:
         goals += [("pps ours/in-tree >= 1.0", i / o, i / o >= 1.0),
                   ("pps ours >= 0.95x pfifo", p / o, p / o >= 0.95)]
 
+# --- cost at scale: mq, two tx queues, two pktgen threads --------------
+mq = {}
+mqsent = {}
+for line in read("mqpps.out"):
+    f = line.split()
+    if f and f[0] == "MQPPS" and len(f) >= 4:
+        mq.setdefault(f[1], []).append(float(f[3]))
+        mqsent.setdefault(f[1], []).append(" ".join(f[4:]))
+    elif f and f[0] == "ERROR":
+        errors.append(line)
+MQNAMES = {"mq-pfifo": "mq + pfifo (bypass)", "mq-intree": "mq + codel (in-tree)",
+           "mq-ours": "mq + codel (ours)"}
+if mq:
+    out.append("\n## Cost at scale: mq on a 2-queue dummy, pktgen on 2 threads (TCG wall clock, 2 vCPUs)\n")
+    out.append("Not -icount: icount needs one vCPU, and one vCPU would run the two threads in turn. "
+               "TCG time is not hardware time: read the ratios, within this boot.\n")
+    out.append("| configuration | runs | ns/packet, both threads (median) | spread | packets/s |")
+    out.append("|---|---|---|---|---|")
+    for c in ["mq-pfifo", "mq-intree", "mq-ours"]:
+        if c in mq:
+            m = med(mq[c])
+            out.append("| %s | %d | %.1f | %s | %.0f |" % (MQNAMES[c], len(mq[c]), m, spread(mq[c]), 1e9 / m))
+    if "mq-ours" in mq and "mq-intree" in mq and "mq-pfifo" in mq:
+        o, i, p = med(mq["mq-ours"]), med(mq["mq-intree"]), med(mq["mq-pfifo"])
+        out.append("\nmq pps ratio ours/in-tree: %.3f; ours/pfifo: %.3f; per-queue Sent of the last ours run: %s"
+                   % (i / o, p / o, mqsent["mq-ours"][-1]))
+
 # --- host instruction counts ---------------------------------------------
 cg = {}
 for line in read("callgrind.out"):

@@ -11,16 +11,16 @@ cd "$top"
 
 if [ "${QUICK:-0}" = 1 ]; then
 	SECS=${SECS:-10} REPS=${REPS:-2} RATES=${RATES:-10mbit} FLOWS=${FLOWS:-1}
-	PKTS=${PKTS:-50000} PREPS=${PREPS:-2} CGN=${CGN:-100000}
+	PKTS=${PKTS:-50000} PREPS=${PREPS:-2} CGN=${CGN:-100000} MQPKTS=${MQPKTS:-50000} MQREPS=${MQREPS:-3}
 else
 	SECS=${SECS:-12} REPS=${REPS:-3} RATES=${RATES:-"1mbit 10mbit 100mbit"} FLOWS=${FLOWS:-"1 4"}
-	PKTS=${PKTS:-200000} PREPS=${PREPS:-3} CGN=${CGN:-200000}
+	PKTS=${PKTS:-200000} PREPS=${PREPS:-3} CGN=${CGN:-200000} MQPKTS=${MQPKTS:-200000} MQREPS=${MQREPS:-5}
 fi
 QDISCS=${QDISCS:-"ours intree pfifo fq_codel"}
 SPLIT_RATES=${SPLIT_RATES:-"1mbit 10mbit"}
 [ "${QUICK:-0}" != 1 ] || SPLIT_RATES=${SPLIT_RATES_QUICK:-10mbit}
-# Stages to run (a subset for a focused report): latency pps callgrind split
-STAGES=${STAGES:-"latency pps callgrind split"}
+# Stages to run (a subset for a focused report): latency pps mqpps callgrind split
+STAGES=${STAGES:-"latency pps mqpps callgrind split"}
 has() { case " $STAGES " in *" $1 "*) return 0 ;; esac; return 1; }
 rel=${KERNELRELEASE:-$(scripts/kernel-release.sh)}
 stamp=$(date -u +%Y%m%d-%H%M)
@@ -33,7 +33,7 @@ mkdir -p "$raw" bench/results
 
 lat_cmd=(qemu/run --timeout 3000 --log "$raw/latency" bench/guest/latency.sh "$SECS" "$REPS" "$RATES" "$FLOWS" "$QDISCS")
 pps_cmd=(qemu/run --timeout 1200 --smp 1 --qemu-arg -icount --qemu-arg shift=0,sleep=off --log "$raw/pps" bench/guest/pps.sh "$PKTS" "$PREPS")
-
+mqpps_cmd=(qemu/run --timeout 1200 --smp 2 --log "$raw/mqpps" bench/guest/mqpps.sh "$MQPKTS" "$MQREPS")
 split_cmd=(qemu/run --timeout 3000 --log "$raw/split" bench/guest/split_gso.sh "$SECS" "$REPS" "$SPLIT_RATES")
 
 start=$(date +%s)
@@ -49,6 +49,10 @@ fi
 if has pps; then
 	echo "bench: per-packet cost: $PKTS packets x $PREPS repeats under -icount" >&2
 	"${pps_cmd[@]}" >"$raw/pps.out"
+fi
+if has mqpps; then
+	echo "bench: cost at scale: mq, 2 tx queues, 2 pktgen threads x $MQPKTS packets x $MQREPS repeats (TCG)" >&2
+	"${mqpps_cmd[@]}" >"$raw/mqpps.out"
 fi
 
 has callgrind && echo "bench: host instruction counts (callgrind)" >&2
@@ -66,7 +70,7 @@ elapsed=$(( $(date +%s) - start ))
 {
 	echo "# sch_codel benchmark, $stamp UTC, kernel $rel"
 	echo
-	echo "Measured by \`make bench$([ "${QUICK:-0}" != 1 ] || echo ' QUICK=1')$([ -z "${KERNELRELEASE:-}" ] || echo " KERNELRELEASE=$rel")$([ "$STAGES" = "latency pps callgrind split" ] || echo " STAGES=\"$STAGES\"")\` in ${elapsed}s. Benchmarks measure; they assert nothing."
+	echo "Measured by \`make bench$([ "${QUICK:-0}" != 1 ] || echo ' QUICK=1')$([ -z "${KERNELRELEASE:-}" ] || echo " KERNELRELEASE=$rel")$([ "$STAGES" = "latency pps mqpps callgrind split" ] || echo " STAGES=\"$STAGES\"")\` in ${elapsed}s. Benchmarks measure; they assert nothing."
 	echo
 	echo "## Machine and method"
 	echo
@@ -78,6 +82,8 @@ elapsed=$(( $(date +%s) - start ))
 	echo "  that ours and the in-tree codel alternate (module swapped with rmmod/insmod)"
 	echo "- per-packet cost: pktgen queue_xmit, 60+4-byte packets, dummy device, QEMU"
 	echo "  \`-icount shift=0,sleep=off\` (1 virtual ns = 1 guest instruction), 1 vCPU"
+	echo "- cost at scale: mq on a dummy with 2 tx queues, pktgen queue_xmit on 2 threads from random"
+	echo "  UDP ports (spread over both queues by the flow hash), 2 vCPUs, TCG wall clock (no icount)"
 	echo "- host: callgrind instruction counts of bench/host/codel-cost.c"
 	echo
 	echo "Commands (from the top of the tree):"
@@ -85,6 +91,7 @@ elapsed=$(( $(date +%s) - start ))
 	has latency && echo "    ${lat_cmd[*]}"
 	has split && echo "    ${split_cmd[*]}"
 	has pps && echo "    ${pps_cmd[*]}"
+	has mqpps && echo "    ${mqpps_cmd[*]}"
 	echo "    valgrind --tool=callgrind build/codel-cost {fifo,nodrop,dropping} {$CGN,$((CGN * 2))}"
 	echo
 } >"$report"
@@ -98,7 +105,7 @@ elapsed=$(( $(date +%s) - start ))
 	echo "ns/packet), and host callgrind (mode instructions/pair):"
 	echo
 	echo '```'
-	cat "$raw"/*.out 2>/dev/null | grep -E '^(RUN|PPS|SPLIT|ERROR)' || true
+	cat "$raw"/*.out 2>/dev/null | grep -E '^(RUN|PPS|MQPPS|SPLIT|ERROR)' || true
 	cat "$raw/callgrind.out"
 	echo '```'
 } >>"$report"

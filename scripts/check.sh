@@ -4,8 +4,9 @@
 # make check: host unit tests, the simulator cross-check, the differential
 # test against each kernel's own CoDel, host packaging tests (make install,
 # DKMS, the Debian packages of make deb: installed and purged as root), then the
-# in-guest suite (one boot per kernel in CHECK_KERNELS, tdc included), then
-# one summary line over all of them.  CHECK_ONLY=guest runs the guest suites
+# in-guest suite (one boot per kernel in CHECK_KERNELS, tdc included, and a
+# short second boot with the multiqueue NICs for the mq test; CHECK_NO_MQ=1
+# leaves it out), then one summary line over all of them.  CHECK_ONLY=guest runs the guest suites
 # alone (make check-debug), CHECK_LOG and GUEST_TIMEOUT adjust where logs go
 # and how long the guest may take.  Exit status non-zero on any failure, including
 # a guest that panicked, hung or logged a kernel warning.
@@ -58,6 +59,13 @@ for rel in $kernels; do
 	suite "guest-$rel" qemu/run --timeout "${GUEST_TIMEOUT:-1800}" \
 		--log "$log/guest-$rel" --add "$tdc=/payload/tdc" \
 		--add build/codel-fuzz=/usr/local/bin/codel-fuzz tests/guest/all.sh
+	# The multiqueue test in a boot of its own with the --mq NICs: short,
+	# and the NICs' tx timers then load no other test (the main suite
+	# skips it: no eth2 there).
+	[ -n "${CHECK_NO_MQ:-}" ] ||
+		suite "mq-$rel" qemu/run --mq --timeout 600 --log "$log/mq-$rel" \
+			--add build/codel-fuzz=/usr/local/bin/codel-fuzz \
+			tests/guest/all.sh mq_default_qdisc_codel_per_queue
 done
 echo "=== check finished in $(( $(date +%s) - start ))s on $kernels; logs in $log"
 echo "$passed passed, $failed failed, $skipped skipped"
