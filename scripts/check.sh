@@ -65,7 +65,8 @@ for rel in $kernels; do
 	[ -n "${CHECK_NO_MQ:-}" ] ||
 		suite "mq-$rel" qemu/run --mq --timeout 600 --log "$log/mq-$rel" \
 			--add build/codel-fuzz=/usr/local/bin/codel-fuzz \
-			tests/guest/all.sh mq_default_qdisc_codel_per_queue
+			tests/guest/all.sh mq_default_qdisc_codel_per_queue \
+			mqprio_default_qdisc_codel_per_queue
 done
 echo "=== check finished in $(( $(date +%s) - start ))s on $kernels; logs in $log"
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -7,6 +7,7 @@
 
 ALL_TESTS="$ALL_TESTS
 	mq_default_qdisc_codel_per_queue
+	mqprio_default_qdisc_codel_per_queue
 "
 
 # mq_children: "PARENT KIND HANDLE" of each child of eth2's mq, by class.
@@ -57,14 +58,20 @@ pktgen_mq() {
 		pg "eth2@$t" "udp_src_min 10000"
 		pg "eth2@$t" "udp_src_max 60000"
 		pg "eth2@$t" "flag UDPSRC_RND"
+		# Priority 0 and 4: under mqprio's map one traffic class each.
+		pg "eth2@$t" "skb_priority $((t * 4))"
 		pg "eth2@$t" "dst $MQ_FAR"
 		pg "eth2@$t" "dst_mac $mac"
 	done
 	pg pgctrl start
 }
 
-mq_default_qdisc_codel_per_queue() {
-	name="mq: default_qdisc codel puts ours on each of 4 tx queues; mq's counters are its children's sums; replace and delete a child under load"
+# codel_per_queue KIND ROOT...: ROOT (mq, or mqprio with a queue per
+# traffic class) on eth2, its 4 per-queue children from default_qdisc.
+codel_per_queue() {
+	kind=$1
+	shift
+	name="$kind: default_qdisc codel puts ours on each of 4 tx queues; $kind's counters are its children's sums; replace and delete a child under load"
 	[ -e /sys/class/net/eth2 ] || { log_skip "$name" "no multiqueue NIC (qemu/run --mq)"; return; }
 	modprobe pktgen 2>/dev/null || { log_skip "$name" "no pktgen module"; return; }
 	old=$(sysctl -n net.core.default_qdisc)
@@ -72,8 +79,8 @@ mq_default_qdisc_codel_per_queue() {
 	check_eq "$(ls -d /sys/class/net/eth2/queues/tx-* | wc -l)" 4 "eth2 tx queues"
 	sysctl -qw net.core.default_qdisc=codel
 	check_err $? "net.core.default_qdisc=codel"
-	tc qdisc replace dev eth2 root handle 1: mq
-	check_err $? "mq on eth2"
+	tc qdisc replace dev eth2 root handle 1: "$@"
+	check_err $? "$kind on eth2"
 	sysctl -qw "net.core.default_qdisc=$old"
 	check_eq "$(mq_children | awk '{ print $1, $2 }' | tr '\n' ' ')" "1:1 codel 1:2 codel 1:3 codel 1:4 codel " \
 		"every tx queue got codel"
@@ -100,7 +107,7 @@ mq_default_qdisc_codel_per_queue() {
 	sleep 1
 	tc -s qdisc show dev eth2 >/tmp/mq.final
 	root=$(block_of qdisc 1: /tmp/mq.final)
-	diag "mq: backlog $mid packets at 2 s; $(echo "$root" | tr -s ' ')"
+	diag "$kind: backlog $mid packets at 2 s; $(echo "$root" | tr -s ' ')"
 	used=0
 	for c in 1:1 1:2 1:3 1:4; do
 		b=$(mq_child $c /tmp/mq.final)
@@ -110,10 +117,10 @@ mq_default_qdisc_codel_per_queue() {
 	check_cmp "$used" -ge 3 "precondition: the load spread over the tx queues"
 	check_cmp "$mid" -gt 10 "precondition: the queues stood"
 	check_cmp "$(mq_sum codel_drops /tmp/mq.final)" -gt 0 "CoDel (not only the limit) dropped on the standing queues"
-	check_eq "$(sent_pkts "$root")" "$(mq_sum sent_pkts /tmp/mq.final)" "mq Sent packets = sum of its children's"
-	check_eq "$(sent_bytes "$root")" "$(mq_sum sent_bytes /tmp/mq.final)" "mq Sent bytes = sum of its children's"
-	check_eq "$(dropped "$root")" "$(mq_sum dropped /tmp/mq.final)" "mq drops = sum of its children's"
-	check_eq "$(backlog_of "$root")" "0 0" "mq backlog after the run"
+	check_eq "$(sent_pkts "$root")" "$(mq_sum sent_pkts /tmp/mq.final)" "$kind Sent packets = sum of its children's"
+	check_eq "$(sent_bytes "$root")" "$(mq_sum sent_bytes /tmp/mq.final)" "$kind Sent bytes = sum of its children's"
+	check_eq "$(dropped "$root")" "$(mq_sum dropped /tmp/mq.final)" "$kind drops = sum of its children's"
+	check_eq "$(backlog_of "$root")" "0 0" "$kind backlog after the run"
 	check_eq "$(mq_children | awk '{ print $1, $2, $3 }' | sed -n '2p;3p' | tr '\n' ' ')" "1:2 codel 12: 1:3 codel 13: " \
 		"the replaced and re-added children"
 	if [ -x "$TCP" ]; then
@@ -131,4 +138,14 @@ print(" ".join(bad) or "none")' >/tmp/mq.bad
 	pg kpktgend_1 rem_device_all
 	mq_down
 	log_test "$name"
+}
+
+mq_default_qdisc_codel_per_queue() { codel_per_queue mq mq; }
+# mqprio (software, hw 0): two traffic classes of two queues each, priority
+# 0 to class 0 (queues 0-1), 4 to class 1 (queues 2-3); the flow hash then
+# picks among the class's queues, and pktgen's two threads send one
+# priority each, so all four queues carry load.
+mqprio_default_qdisc_codel_per_queue() {
+	codel_per_queue mqprio mqprio num_tc 2 map 0 0 0 0 1 1 1 1 0 0 0 0 0 0 0 0 \
+		queues 2@0 2@2 hw 0
 }
