@@ -32,5 +32,12 @@ for d in eth2 eth3; do
 	ip link set $d up
 	ip link set $d down
 done
+# No comm recording for trace events: enabling the first event and
+# disabling the last would otherwise hook sched_switch and sched_wakeup
+# too, and every such hook patches kernel text on a live vCPU, which TCG
+# has twice turned into an RCU stall (one vCPU spinning in the int3
+# handler of a site the other was patching).  Tests read event fields,
+# never the comm.
+echo 0 >/sys/kernel/tracing/options/record-cmd 2>/dev/null
 isolation_state >/tmp/isolation.start
 run_tests

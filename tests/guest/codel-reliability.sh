@@ -63,6 +63,11 @@ fuzz_under_parents() {
 	seed=${FUZZ_SEED:-1}
 	T=/sys/kernel/tracing
 	lsmod | grep -q '^sch_codel ' || modprobe sch_codel
+	# Enabled once for all the parents: each enable and disable patches
+	# kernel text, which TCG makes a (rare) hazard.
+	for e in codel_dequeue_drops codel_ecn_mark codel_ce_mark; do
+		echo 1 >$T/events/codel/$e/enable
+	done
 	for kind in $FUZZ_PARENTS; do
 		txqs=1
 		[ "$kind" = multiq ] && txqs=4	# multiq wants a multiqueue device
@@ -71,16 +76,10 @@ fuzz_under_parents() {
 			ip link set "$d" up
 		done
 		echo >$T/trace
-		for e in codel_dequeue_drops codel_ecn_mark codel_ce_mark; do
-			echo 1 >$T/events/codel/$e/enable
-		done
 		t0=$(uptime_ds)
 		"$FUZZ" --seed "$seed" --ops "$ops" --parent $kind --events p1 p2 >/tmp/pfuzz.out 2>&1
 		rc=$?
 		t0=$(($(uptime_ds) - t0))
-		for e in codel_dequeue_drops codel_ecn_mark codel_ce_mark; do
-			echo 0 >$T/events/codel/$e/enable
-		done
 		# The CVE-2025-37798 condition, seen by the module's own event:
 		# a dequeue or peek that dropped and left codel empty; and the
 		# marking paths, which the counters of a short-lived instance
@@ -104,6 +103,9 @@ fuzz_under_parents() {
 		ip link del p1 2>/dev/null
 		ip link del p2 2>/dev/null
 		seed=$((seed + 1))
+	done
+	for e in codel_dequeue_drops codel_ecn_mark codel_ce_mark; do
+		echo 0 >$T/events/codel/$e/enable
 	done
 	log_test "$name"
 }

@@ -210,7 +210,7 @@ topo_router_up() {
 }
 
 topo_router_down() {
-	[ -e /sys/class/net/veth0 ] || ip netns list | grep -q '^near' || return 0
+	[ -e /sys/class/net/veth0 ] || [ -e /run/netns/near ] || return 0
 	ip link del veth0 2>/dev/null
 	ip netns del near 2>/dev/null
 	ip -n far route del 198.18.1.0/24 2>/dev/null
@@ -238,7 +238,7 @@ mq_up() {
 
 mq_down() {
 	[ -e /sys/class/net/eth2 ] || return 0
-	ip netns list | grep -q '^mqfar' || return 0
+	[ -e /run/netns/mqfar ] || return 0
 	# Deleted while up, the root goes back to the default (mq with the
 	# default_qdisc's children), as all.sh found it.
 	tc qdisc del dev eth2 root >/dev/null 2>&1
@@ -273,7 +273,17 @@ iperf_server_up() {
 	done
 }
 
+# iperf3_running: any iperf3 process, from /proc with shell builtins only
+# (cleanup_all asks after every test, and a spawn costs tens of ms).
+iperf3_running() {
+	for c in /proc/[0-9]*/comm; do
+		read -r n <"$c" 2>/dev/null && [ "$n" = iperf3 ] && return 0
+	done
+	return 1
+}
+
 iperf_server_down() {
+	iperf3_running || return 0
 	killall iperf3 >/dev/null 2>&1
 	sleep 0.1
 }
@@ -353,7 +363,7 @@ gso_burst() {
 cleanup_all() {
 	iperf_server_down
 	tc qdisc del dev eth0 root >/dev/null 2>&1
-	ip link del d0 >/dev/null 2>&1
+	[ ! -e /sys/class/net/d0 ] || ip link del d0 >/dev/null 2>&1
 	unquiet_path
 	topo_router_down
 	mq_down
@@ -473,21 +483,34 @@ ISOLATION_SYSCTLS="net.ipv4.ip_forward net.ipv6.conf.all.forwarding
 # namespaces, the sysctls above, every root qdisc, and which sch_codel is
 # loaded (ours, the in-tree one, or none).
 isolation_state() {
-	echo "netns: $(ip netns list | awk '{ print $1 }' | sort | tr '\n' ' ')"
-	ip -o link show | awk '{ print "link: " $2 }'
-	ip -o addr show | awk '$3 != "inet6" || $4 !~ /^fe80/ { print "addr: " $2, $4 }'
-	ip route show | sed 's/^/route: /; s/[[:space:]]*$//'
-	ip -n far -o addr show | awk '$3 != "inet6" || $4 !~ /^fe80/ { print "far addr: " $2, $4 }'
-	ip -n far route show | sed 's/^/far route: /; s/[[:space:]]*$//'
+	ns=
+	for n in /run/netns/*; do [ -e "$n" ] && ns="$ns${n##*/} "; done
+	echo "netns: $ns"
+	# One ip process per namespace (-batch), one awk for both; under TCG
+	# every spawn costs tens of ms, and this runs after every test.
+	{
+		printf 'link show\naddr show\nroute show\n' | ip -o -batch -
+		echo FAR
+		printf 'addr show\nroute show\n' | ip -n far -o -batch -
+	} | awk '
+		$1 == "FAR" { far = "far "; next }
+		$1 ~ /^[0-9]+:$/ && ($3 == "inet" || $3 == "inet6") {
+			if ($3 != "inet6" || $4 !~ /^fe80/) print far "addr: " $2, $4
+			next
+		}
+		$1 ~ /^[0-9]+:$/ { if (far == "") print "link: " $2; next }
+		{ sub(/[ \t]+$/, ""); print far "route: " $0 }'
 	for k in $ISOLATION_SYSCTLS; do
-		echo "sysctl: $k=$(sysctl -n "$k" 2>/dev/null)"
+		v=
+		read -r v <"/proc/sys/${k//.//}" 2>/dev/null
+		echo "sysctl: $k=$v"
 	done
-	echo "far sysctl: tcp_ecn=$(ip netns exec far sysctl -n net.ipv4.tcp_ecn)"
-	tc qdisc show | awk '$3 ~ /:$/ || $4 == "root" { print "qdisc: " $0 }' |
-		sed 's/ refcnt [0-9]*//; s/[[:space:]]*$//'
+	echo "far sysctl: tcp_ecn=$(ip netns exec far cat /proc/sys/net/ipv4/tcp_ecn)"
+	tc qdisc show | awk '$3 ~ /:$/ || $4 == "root" {
+		sub(/ refcnt [0-9]+/, ""); sub(/[ \t]+$/, ""); print "qdisc: " $0 }'
 	# Ours loaded or not (tests unload it, tc loads it again) is fine;
 	# the in-tree one left loaded would run every later test.
-	if lsmod | grep -q '^sch_codel ' && ! codel_is_ours; then
+	if [ -e /sys/module/sch_codel ] && ! codel_is_ours; then
 		echo "module: in-tree sch_codel loaded"
 	fi
 }
