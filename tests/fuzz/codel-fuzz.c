@@ -29,10 +29,11 @@
  * (EWOULDBLOCK) while even one instance is left, delete all, delete_module.
  * In one process, because under TCG every tc/insmod spawn costs ~100 ms.
  *
- * codel-fuzz --parent htb|tbf|qfq [--events] ... DEV...: the same fuzzing,
- * of a codel 10: that is the only child of a one-class KIND tree at 1 Mbit/s
- * (QFQ under a TBF, since QFQ does not shape; built with $TC, default
- * /usr/sbin/tc), while every operation also sends
+ * codel-fuzz --parent KIND [--events] ... DEV...: the same fuzzing, of a
+ * codel that is the only child of a one-class KIND tree at 1 Mbit/s (KIND
+ * one of PARENT_KINDS; the ones that do not shape under a TBF; see
+ * build_parent(); built with $TC, default /usr/sbin/tc), while every
+ * operation also sends
  * 0-7 IPv4 frames of random size and ECN codepoint (Not-ECT, ECT(0),
  * ECT(1), CE), so that a backlog stands, CoDel drops and marks inside the
  * parent's dequeue and peek, and each change, replace and delete meets a
