@@ -17,6 +17,11 @@ ALL_TESTS="$ALL_TESTS
 	accounting_tbf
 	accounting_prio
 	accounting_netem
+	accounting_hfsc
+	accounting_cbs
+	accounting_drr
+	accounting_qfq
+	accounting_ets
 	ecn_codepoints_ipv4
 	ecn_codepoints_ipv6
 	mtu_guard_capped_on_huge_mtu
@@ -273,6 +278,29 @@ accounting() {
 		tc qdisc add dev eth0 parent 1:3 handle 30: codel limit 100 ;;
 	netem) tc qdisc add dev eth0 root handle 1: netem delay 5ms rate 10mbit limit 10000 &&
 		tc qdisc add dev eth0 parent 1:1 handle 10: codel limit 100 ;;
+	hfsc) tc qdisc add dev eth0 root handle 1: hfsc default 10 &&
+		tc class add dev eth0 parent 1: classid 1:10 hfsc sc rate 10mbit ul rate 10mbit &&
+		tc qdisc add dev eth0 parent 1:10 handle 10: codel limit 100 ;;
+	cbs) # virtio-net reports no speed: CBS assumes a 10 Mbit/s port
+		tc qdisc add dev eth0 root handle 1: cbs idleslope 5000 sendslope -5000 \
+			hicredit 30 locredit -1470 offload 0 &&
+		tc qdisc add dev eth0 parent 1:1 handle 10: codel limit 100 ;;
+	drr|qfq|ets) # rate-less: a class under a 10 Mbit/s TBF that gets every packet
+		case $1 in
+		drr) cls="drr quantum 1514" ;;
+		qfq) cls="qfq weight 1 maxpkt 2048" ;;
+		esac
+		tc qdisc add dev eth0 root handle 1: tbf rate 10mbit burst 3000 latency 1s &&
+		if [ "$1" = ets ]; then
+			tc qdisc add dev eth0 parent 1:1 handle 2: ets bands 2 quanta 1514 1514 \
+				priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+		else
+			# shellcheck disable=SC2086
+			tc qdisc add dev eth0 parent 1:1 handle 2: $1 &&
+				tc class add dev eth0 parent 2: classid 2:1 $cls &&
+				tc filter add dev eth0 parent 2: protocol all matchall classid 2:1
+		fi &&
+		tc qdisc add dev eth0 parent 2:1 handle 10: codel limit 100 ;;
 	esac
 	check_err $? "$1 setup"
 	iperf_server_up
@@ -307,6 +335,11 @@ accounting_htb() { accounting htb; }
 accounting_tbf() { accounting tbf; }
 accounting_prio() { accounting prio; }
 accounting_netem() { accounting netem; }
+accounting_hfsc() { accounting hfsc; }
+accounting_cbs() { accounting cbs; }
+accounting_drr() { accounting drr; }
+accounting_qfq() { accounting qfq; }
+accounting_ets() { accounting ets; }
 
 # ecn_codepoints v4|v6: UDP at 3x a 1 Mbit/s bottleneck with each ECN
 # codepoint (in the TOS / traffic class byte); codel ecn marks ECT(0),
