@@ -255,11 +255,11 @@ static const struct codel_pkt_ops codel_qdisc_pkt_ops = {
 };
 
 /*
- * Dequeue from an empty queue: nothing to drop and so nothing to report,
- * and no clock unless a dropping state ends (its event reports drop_next
- * relative to now).  Kept apart from codel_run() so that the compiler can
- * return from an empty dequeue before it saves any register: a parent
- * such as prio asks every empty band on every packet.
+ * Dequeue from an empty queue: nothing to drop and so no drop report, and
+ * no clock unless a dropping state ends (its event reports drop_next
+ * relative to now).  Apart from codel_run() so that this path, which a
+ * parent such as prio takes for every empty band on every packet, tests
+ * the dropping state once and skips the report.
  */
 static __always_inline struct sk_buff *codel_run_empty(struct Qdisc *sch)
 {
@@ -314,8 +314,8 @@ static void codel_report_drops(struct Qdisc *sch)
  * (Debian 6.12.95's sch_multiq, under a peeking TBF or HTB; 6.1.192 has
  * the fix) would leave the peeked packet behind for good: qlen says one is
  * queued, peek returns it, dequeue never does, and the class stalls.
- * Serve it here, as qdisc_dequeue_peeked() would have (out of line: only
- * such a parent ever gets here).
+ * Serve it here, as qdisc_dequeue_peeked() would have.  A limit trim takes
+ * a stashed packet first the same way.  Out of line: neither is a hot path.
  */
 static noinline struct sk_buff *codel_dequeue_stashed(struct Qdisc *sch)
 {
@@ -616,19 +616,9 @@ static int codel_validate(const struct codel_sched_data *q, struct nlattr **tb,
  */
 static struct sk_buff *codel_trim_head(struct Qdisc *sch)
 {
-	struct codel_sched_data *q = qdisc_priv(sch);
-	struct sk_buff *skb = __skb_dequeue(&sch->gso_skb);
-
-	if (skb) {
-		sch->q.qlen--;
-	} else {
-		skb = __qdisc_dequeue_head(&sch->q);
-		if (skb)
-			q->memory_usage -= skb->truesize;
-	}
-	if (skb)
-		qdisc_qstats_backlog_dec(sch, skb);
-	return skb;
+	if (skb_queue_len(&sch->gso_skb))
+		return codel_dequeue_stashed(sch);
+	return codel_pkt_dequeue(sch);
 }
 
 static int codel_change(struct Qdisc *sch, struct nlattr *opt,
