@@ -345,10 +345,7 @@ dropping_exit_on_empty_queue_traced() {
 intree_fails_extension_tests() {
 	name="control: Debian's in-tree codel fails the histogram and selector tests"
 	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
-	rmmod sch_codel 2>/dev/null
-	insmod "$INTREE_PATH"
-	check_err $? "insmod in-tree sch_codel"
-	codel_is_ours && check_err 1 "in-tree module not loaded"
+	intree_codel_up
 	for t in histogram_counts_every_delivered_packet ce_threshold_selector_marks_ect1_only; do
 		out=$(TESTS_RUN=0; $t; cleanup_all)
 		diag "in-tree: $(echo "$out" | grep -m 1 '^# FAIL' || echo "$out" | tail -n 1)"

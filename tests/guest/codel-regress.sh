@@ -240,9 +240,7 @@ stranded_after() {
 peeked_packet_served_under_multiq() {
 	name="regress: multiq under TBF, a packet codel stashed at peek still leaves through dequeue"
 	[ -x "$FUZZ" ] || { log_skip "$name" "codel-fuzz not in the guest (make check)"; return; }
-	rmmod sch_codel 2>/dev/null
-	insmod "$INTREE_PATH"
-	check_err $? "insmod in-tree sch_codel"
+	intree_codel_up
 	intree=$(stranded_after)
 	rmmod sch_codel
 	modprobe sch_codel

@@ -116,10 +116,7 @@ print(" ".join(str(d[k]) for k in sys.argv[1:]))' maxpacket ecn_mark drop_overli
 
 tc_patched_on_intree_codel() {
 	require_patched "tc: patched tc on Debian's in-tree codel" || return
-	rmmod sch_codel 2>/dev/null
-	insmod "$INTREE_PATH"
-	check_err $? "insmod in-tree sch_codel"
-	grep -q O /sys/module/sch_codel/taint && check_err 1 "in-tree module not loaded"
+	intree_codel_up
 	dummy_up
 	$TCP qdisc add dev d0 root handle 1: codel ce_threshold 4ms
 	check_eq "$($TCP qdisc show dev d0 | head -n 1 | sed 's/[[:space:]]*$//')" \
@@ -187,9 +184,7 @@ tc_plugin_teaches_stock_tc() {
 tc_plugin_on_intree_prints_as_stock() {
 	name="tc plugin: on Debian's in-tree codel, stock tc prints the same with and without it"
 	[ -f $PLUGIN ] || { log_skip "$name" "tc-codel not built (make deb)"; return; }
-	rmmod sch_codel 2>/dev/null
-	insmod "$INTREE_PATH"
-	check_err $? "insmod in-tree sch_codel"
+	intree_codel_up
 	dummy_up
 	tc qdisc add dev d0 root handle 1: codel limit 50 ce_threshold 4ms ecn
 	"$FUZZ" --send 30 d0

@@ -188,6 +188,16 @@ codel_is_ours() {
 	grep -q O /sys/module/sch_codel/taint 2>/dev/null
 }
 
+# intree_codel_up: Debian's in-tree sch_codel in place of ours, for the
+# tests that compare the two (the isolation check fails a test that leaves
+# it loaded); checked in the calling test.
+intree_codel_up() {
+	rmmod sch_codel 2>/dev/null
+	insmod "$INTREE_PATH"
+	check_err $? "insmod in-tree sch_codel"
+	codel_is_ours && check_err 1 "in-tree module not loaded"
+}
+
 # --- topology -------------------------------------------------------------
 
 topo_router_up() {
