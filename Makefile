@@ -38,6 +38,7 @@ INITRAMFS := $(BUILD)/initramfs-$(KERNELRELEASE).cpio
 SIM := $(BUILD)/codel-sim
 TC := $(BUILD)/tc
 FUZZ := $(BUILD)/codel-fuzz
+GSO_BURST := $(BUILD)/gso-burst
 SOAK_MINUTES ?= 10
 UNIT := $(BUILD)/test-codel
 
@@ -100,12 +101,18 @@ tc: $(TC)
 $(TC): $(wildcard tc-patch/*.patch) scripts/build-tc.sh scripts/iproute2-source.sh
 	scripts/build-tc.sh
 
-# The netlink fuzzer runs in the guest, which carries the host's glibc.
-fuzz: $(FUZZ)
+# The guest's test programs: the netlink fuzzer and the UDP GSO sender (the
+# guest carries the host's glibc; qemu/run installs gso-burst, tests --add
+# the fuzzer).
+fuzz: $(FUZZ) $(GSO_BURST)
 
 $(FUZZ): tests/fuzz/codel-fuzz.c pkt_sched_codel.h
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Werror -pthread -I. -o $@ $<
+
+$(GSO_BURST): tests/tools/gso-burst.c
+	@mkdir -p $(BUILD)
+	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Werror -o $@ $<
 
 # Both install what they need first (Debian packages only), then build.
 check: deps

@@ -314,6 +314,7 @@ dropping_exit_on_empty_queue_traced() {
 	name="tracepoints: the dropping-state exit on an empty queue reports drop_next relative to now"
 	lsmod | grep -q '^sch_codel ' || modprobe sch_codel
 	T=/sys/kernel/tracing
+	require_cmd /usr/local/bin/gso-burst "$name" || return
 	gso_sender_up
 	tc qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 20000 latency 10s &&
 		tc qdisc add dev eth0 parent 1:1 handle 10: codel target 1us interval 2us
@@ -373,6 +374,7 @@ memory_limit_bounds_gso_queue() {
 	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
 	lsmod | grep -q '^sch_codel ' || modprobe sch_codel
 	T=/sys/kernel/tracing
+	require_cmd /usr/local/bin/gso-burst "$name" || return
 	gso_sender_up
 	tc qdisc add dev eth0 root handle 1: tbf rate 8bit burst 64kb limit 10mb &&
 		$TCP qdisc add dev eth0 parent 1:1 handle 10: codel memory_limit 100kb

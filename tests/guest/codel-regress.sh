@@ -107,6 +107,7 @@ drop_to_empty() {
 		log_test "$name"
 		return
 	fi
+	require_cmd /usr/local/bin/gso-burst "$name" || return
 	gso_sender_up
 	parent_setup "$kind"
 	check_err $? "$kind setup"

@@ -351,23 +351,21 @@ htb_proto_leaf() {
 		tc filter add dev eth0 parent 1: protocol ipv6 u32 match ip6 protocol "$proto" 0xff flowid 1:10
 }
 
-# gso_sender_up: the router topology with GSO on at near, quiet, and the
-# host's python3 ready for gso_burst.  UDP GSO needs checksum offload,
+# gso_sender_up: the router topology with GSO on at near, quiet, for
+# gso_burst.  UDP GSO needs checksum offload,
 # which the hub NIC lacks: near sends over veth (which has it) and the
 # router forwards each GSO packet whole into eth0's qdisc, as it would
 # GRO traffic.
 gso_sender_up() {
 	SENDER_GSO=on topo_router_up
 	quiet_path
-	hostroot_up
-	cp /payload/tests/gso_burst.py /tmp/gso_burst.py
 }
 
 # gso_burst COUNT[,COUNT...] SEGS SIZE [PAUSE]: COUNT UDP GSO packets from
 # near to far at once, each COUNT a burst PAUSE s after the last
-# (tests/guest/gso_burst.py); prints how many were sent.
+# (tests/tools/gso-burst.c, make fuzz); prints how many were sent.
 gso_burst() {
-	ip netns exec near chroot /hostroot /usr/bin/python3 /tmp/gso_burst.py "$FAR" "$@"
+	ip netns exec near /usr/local/bin/gso-burst "$FAR" "$@"
 }
 
 cleanup_all() {
