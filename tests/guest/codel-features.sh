@@ -21,7 +21,7 @@ udp_burst() {	# udp_burst RATE SECONDS [iperf3 args...]
 	r=$1 t=$2
 	shift 2
 	ip netns exec near iperf3 -c "$FAR" -u -b "$r" -l 1200 -t "$t" "$@" >/dev/null 2>&1
-	sleep 1
+	wait_settled
 }
 
 histogram_counts_every_delivered_packet() {
@@ -33,7 +33,7 @@ histogram_counts_every_delivered_packet() {
 	htb_proto_leaf 6 "$(bottleneck 10mbit)" codel
 	iperf_server_up
 	ip netns exec near iperf3 -c "$FAR" -t 5 >/dev/null 2>&1
-	sleep 1
+	wait_settled
 	set -- $(xjson eth0 10: packets sojourn_hist sojourn_p50_bucket sojourn_p99_bucket)
 	sent=$1 hist=$2
 	total=$(echo "$hist" | tr ',' '\n' | awk '{ s += $1 } END { print s }')
@@ -138,13 +138,13 @@ split_gso_segments_and_keeps_accounting() {
 			$TCP class add dev eth0 parent 1: classid 1:10 htb rate 10mbit quantum 1514 &&
 			$TCP qdisc add dev eth0 parent 1:10 handle 10: codel $mode
 		check_err $? "setup $mode"
-		ip netns exec near iperf3 -c "$FAR" -t 6 >/dev/null 2>&1 &
-		sleep 3
+		ip netns exec near iperf3 -c "$FAR" -t 4 >/dev/null 2>&1 &
+		sleep 2
 		# Mid-flow, HTB's qlen/backlog must equal its child's.
 		agreeing_dump eth0 1: 10: backlog_of ||
 			{ check_err 1 "$mode: HTB backlog vs codel's in no mid-flow dump"; diag "dumps:$DUMPS"; }
 		wait
-		sleep 1
+		wait_settled
 		# After the flow, Sent/dropped of both levels, again in one
 		# dump: a late packet (FIN, ACK) can leave between two readings.
 		agreeing_dump eth0 1: 10: sent_dropped_of
@@ -323,8 +323,8 @@ dropping_exit_on_empty_queue_traced() {
 	echo >$T/trace
 	echo 1 >$T/events/codel/enable
 	echo 1 >$T/tracing_on
-	gso_burst 3,4,5,6,3,4,5,6 8 1400 1 >/dev/null
-	sleep 1
+	gso_burst 3,4,5,6,3,4,5,6 8 1400 0.5 >/dev/null
+	wait_settled
 	echo 0 >$T/tracing_on
 	echo 0 >$T/events/codel/enable
 	grep -o 'codel_[a-z_]*: .*' $T/trace >/tmp/codel.trace

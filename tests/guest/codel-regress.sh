@@ -204,8 +204,7 @@ limit_trim_with_peeked_packet_under_tbf() {
 	check_eq "$(field "$c" drop_overlimit)" "$(field "$before" drop_overlimit)" "no arrivals during the change"
 	check_eq "$(( $(dropped "$c") - $(dropped "$before") ))" "$trimmed" "codel drops vs packets trimmed"
 	check_eq "$(( $(dropped "$r") - $(dropped "$rbefore") ))" "$trimmed" "TBF drops vs packets trimmed"
-	sleep 2
-	all_drained qdisc
+	wait_drained
 	check_err $? "backlog left after the flow: $(tc -s qdisc show dev eth0 | grep backlog | tr -s ' ')"
 	log_test "$name"
 }
@@ -397,41 +396,44 @@ ecn_codepoints_ipv6() { ecn_codepoints v6; }
 # drop while one MTU or less is queued) is capped at 1 MiB, as in Debian's
 # 6.1.192 in-tree module.  Uncapped, a 1.6 MB standing queue of 4000-byte
 # packets (limit 400) would never be dropped from: seen on 6.12.95's
-# in-tree module, and on ours with the cap removed (ldelay 12.8 s, 0 CoDel
-# drops).
+# in-tree module, and on ours with the cap removed (mutant
+# mtu-guard-uncapped: 0 CoDel drops).
 mtu_guard_capped_on_huge_mtu() {
 	name="regress: MTU 2000000 device, codel still drops a 1.6 MB standing queue"
 	dummy_up
 	ip link set d0 mtu 2000000
 	check_eq "$(cat /sys/class/net/d0/mtu)" 2000000 "d0's MTU"
 	tc qdisc add dev d0 root handle 1: htb default 10 &&
-		tc class add dev d0 parent 1: classid 1:10 htb rate 1mbit burst 4500 &&
+		tc class add dev d0 parent 1: classid 1:10 htb rate 10mbit burst 4500 &&
 		tc qdisc add dev d0 parent 1:10 handle 10: codel limit 400
-	check_err $? "HTB 1 Mbit/s with a codel leaf on d0"
+	check_err $? "HTB 10 Mbit/s with a codel leaf on d0"
 	modprobe pktgen
 	pg() { echo "$2" >"/proc/net/pktgen/$1"; }
 	pg kpktgend_0 rem_device_all
 	pg kpktgend_0 "add_device d0"
-	# pktgen retries a packet the qdisc refuses, so "start" returns once
-	# 450 are queued: the 400 of the limit, then 50 more at the 1 Mbit/s
-	# dequeue rate (~1.6 s).
-	pg d0 "count 450"
+	# A packet each 0.25 ms (nominally: TCG is slower) into a class
+	# that sends one each 3.2 ms: the queue reaches its limit of 400
+	# (1.6 MB) within a second.  pktgen retries a packet the qdisc
+	# refuses, so it has queued 600 when it stops, 200 of them at the
+	# dequeue rate with the queue full, and "start" returns once the
+	# last has left: the queue stood over 1 MiB (262 packets) for about
+	# 1.5 s, fifteen CoDel intervals, then drained.  (With no delay
+	# pktgen's kthread spins on the full queue; at 1 Mbit/s the drain
+	# alone took 13 s.)
+	pg d0 "count 600"
 	pg d0 "pkt_size 4000"
-	pg d0 "delay 0"
+	pg d0 "delay 250000"
 	pg d0 "xmit_mode queue_xmit"
 	pg d0 "dst 198.18.9.2"
 	pg d0 "dst_mac 02:00:00:00:00:02"
 	pg pgctrl start
-	# 4000 B at 1 Mbit/s is 32 ms a packet: 3 s of dequeues, far past
-	# the 100 ms interval, while the queue stays over 262 packets (1 MiB).
-	sleep 3
 	st=$(stats_of qdisc d0 10:)
 	pg kpktgend_0 rem_device_all
 	# Precondition: a standing queue far above target and above 1 MiB.
 	over=$(field "$st" drop_overlimit)
 	ldelay=$(to_us "$(field "$st" ldelay)")
 	check_cmp "${over:-0}" -gt 0 "the queue reached its limit (drop_overlimit): $st"
-	check_cmp "${ldelay:-0}" -gt 1000000 "a standing queue over 1 s (ldelay): $st"
+	check_cmp "${ldelay:-0}" -gt 500000 "a standing queue over 0.5 s (ldelay): $st"
 	codel_drops=$(( $(dropped "$st") - ${over:-0} ))
 	diag "codel: ldelay ${ldelay}us, drop_overlimit $over, CoDel drops $codel_drops"
 	check_cmp "$codel_drops" -gt 0 "CoDel drops with the MTU guard capped at 1 MiB: $st"

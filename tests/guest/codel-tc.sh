@@ -90,7 +90,7 @@ udp_through_codel() {
 	htb_with_leaf 1mbit codel limit 20 target 2ms interval 20ms
 	iperf_server_up
 	ip netns exec near iperf3 -c "$FAR" -u -b 5M -l 1000 -t 3 >/dev/null 2>&1
-	sleep 1
+	wait_settled
 }
 
 tc_stock_and_patched_agree_after_traffic() {

@@ -55,18 +55,20 @@ htb_bulk_tcp_controls_delay() {
 	iperf_server_up
 	in0=$(dev_stat veth0 rx_packets) out0=$(far_stat rx_packets)
 	outb0=$(dev_stat eth0 tx_bytes)
-	ip netns exec near iperf3 -c "$FAR" -t 12 -J >/tmp/iperf.json 2>&1 &
+	ip netns exec near iperf3 -c "$FAR" -t 8 -J >/tmp/iperf.json 2>&1 &
 	pid=$!
-	# Sample the sojourn of the last dequeued packet from 4 s to 9 s.
-	sleep 4
+	# Sample the sojourn of the last dequeued packet from 3 s to 7 s
+	# (slow start into a 10 Mbit/s link with a ~1 ms RTT is over in far
+	# less than a second; CoDel's first drops follow within an interval).
+	sleep 3
 	: >/tmp/ldelay
 	for i in 1 2 3 4 5 6 7 8 9 10; do
 		to_us "$(field "$(stats_of qdisc eth0 10:)" ldelay)" >>/tmp/ldelay
-		sleep 0.5
+		sleep 0.4
 	done
 	wait $pid
 	check_err $? "iperf3 client failed: $(tail -n 3 /tmp/iperf.json)"
-	sleep 2
+	wait_settled
 	# The preconditions: the flow filled the bottleneck and a queue stood.
 	check_load_flowed "$rate"
 	s=$(stats_of qdisc eth0 10:)
@@ -110,7 +112,7 @@ far_ce_run() {
 	bad0=$(($(snmp far IpInHdrErrors) + $(snmp far TcpInCsumErrors)))
 	ip netns exec near iperf3 -c "$FAR" -t "$1" -J >/tmp/iperf.json 2>&1
 	check_err $? "iperf3 client failed: $(tail -n 3 /tmp/iperf.json)"
-	sleep 1
+	wait_settled
 	ce=$(($(snmp far IpExtInCEPkts) - ce0))
 	bad=$(($(snmp far IpInHdrErrors) + $(snmp far TcpInCsumErrors) - bad0))
 }
@@ -187,7 +189,7 @@ limit_overflow_counted() {
 	iperf_server_up
 	in0=$(dev_stat veth0 rx_packets) out0=$(far_stat rx_packets)
 	ip netns exec near iperf3 -c "$FAR" -u -b 20M -l 1400 -t 3 >/dev/null 2>&1
-	sleep 1
+	wait_settled
 	s=$(stats_of qdisc eth0 10:)
 	over=$(field "$s" drop_overlimit) sent=$(sent_pkts "$s") drops=$(dropped "$s")
 	diag "codel limit 5: $(echo "$s" | tr -s ' ')"

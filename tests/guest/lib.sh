@@ -128,6 +128,22 @@ wait_drained() {
 	return 1
 }
 
+# Wait (up to 9 s) until every qdisc on eth0 is empty and neither eth0 nor
+# veth0 (if there) moved a packet for 0.3 s: the end of a flow (a TCP close,
+# the last ACKs, a packet between near and the qdisc) has then passed, so
+# counters read next are final.  A fixed sleep of 1-2 s did that before.
+wait_settled() {
+	prev=
+	for i in $(seq 1 30); do
+		cur="$(dev_stat eth0 tx_packets) $(dev_stat eth0 rx_packets)"
+		[ -e /sys/class/net/veth0 ] && cur="$cur $(dev_stat veth0 rx_packets)"
+		[ "$cur" = "$prev" ] && all_drained qdisc && return 0
+		prev=$cur
+		sleep 0.3
+	done
+	return 1
+}
+
 # dev_stat DEV COUNTER: a device counter in the current namespace.
 dev_stat() { cat "/sys/class/net/$1/statistics/$2"; }
 # far_stat COUNTER: a counter of far's eth1 (what the receiver got).
