@@ -114,9 +114,8 @@ dummy_up() {
 
 # Every "backlog" in tc -s output for OBJECT (qdisc|class) reads 0b 0p.
 all_drained() {
-	total=$(tc -s "$1" show dev eth0 | grep -c 'backlog ')
-	zero=$(tc -s "$1" show dev eth0 | grep -c 'backlog 0b 0p')
-	[ "$total" -gt 0 ] && [ "$total" = "$zero" ]
+	tc -s "$1" show dev eth0 | awk '/backlog / { n++; if (/backlog 0b 0p/) z++ }
+		END { exit !(n > 0 && n == z) }'
 }
 
 # Wait (up to 20 s) until every qdisc on eth0 is empty.
@@ -147,7 +146,23 @@ wait_settled() {
 # dev_stat DEV COUNTER: a device counter in the current namespace.
 dev_stat() { cat "/sys/class/net/$1/statistics/$2"; }
 # far_stat COUNTER: a counter of far's eth1 (what the receiver got).
-far_stat() { ip netns exec far cat "/sys/class/net/eth1/statistics/$1"; }
+far_stat() {
+	in_ns far awk -v c="$1" '
+		BEGIN { f["rx_bytes"] = 1; f["rx_packets"] = 2; f["tx_bytes"] = 9; f["tx_packets"] = 10
+			if (!(c in f)) { print "far_stat: no counter " c > "/dev/stderr"; exit 1 } }
+		{ sub(/^ */, "") }
+		/^eth1:/ { sub(/^eth1: */, ""); split($0, v, " "); print v[f[c]] }' /proc/net/dev
+}
+
+# in_ns NS CMD...: CMD in network namespace NS, for reading /proc/net and
+# /proc/sys (no /sys of its own, unlike "ip netns exec").  busybox's
+# nsenter is one fork of the static busybox; "ip netns exec" costs two
+# execs of dynamically linked tools, ~50 ms each under TCG.
+in_ns() {
+	in_ns_ns=$1
+	shift
+	busybox nsenter --net="/run/netns/$in_ns_ns" "$@"
+}
 
 # rotate N WORDS...: the words rotated left N times (interleaved repeats).
 rotate() {
@@ -399,7 +414,7 @@ cleanup_all() {
 # TcpInCsumErrors, ...), from /proc/net/snmp and /proc/net/netstat of
 # namespace NS.
 snmp() {
-	ip netns exec "$1" cat /proc/net/snmp /proc/net/netstat | awk -v k="$2" '
+	in_ns "$1" cat /proc/net/snmp /proc/net/netstat | awk -v k="$2" '
 		# Each group is a header line of names, then one of values.
 		{ p = $1; sub(/:$/, "", p) }
 		seen[p]++ % 2 == 0 { for (i = 2; i <= NF; i++) name[p, i] = p $i; next }
@@ -418,10 +433,15 @@ rate_bps() {
 # iperf_goodput: the receiver's goodput in bit/s from an iperf3 -J run saved
 # in /tmp/iperf.json (0 when the run has none).
 iperf_goodput() {
-	hostpy -c 'import json
-e = json.load(open("/tmp/iperf.json"))["end"]
-print(int(e.get("sum_received", e.get("sum", {})).get("bits_per_second", 0)))' 2>/dev/null ||
-		echo 0
+	# iperf3 -J prints one key a line; "sum_received" (else "sum") comes
+	# once, in "end".  awk, not python3: ~0.5 s a start under TCG.
+	awk '/^[ \t]*"end":/ { e = 1 }
+		e && /"sum_received":/ { k = "r"; next }
+		e && /"sum":/ { k = "s"; next }
+		/^[ \t]*}/ { k = "" }
+		k != "" && /"bits_per_second":/ { v = $2; sub(/,$/, "", v); b[k] = v }
+		END { printf "%.0f\n", int(("r" in b) ? b["r"] : ("s" in b) ? b["s"] : 0) }' \
+		/tmp/iperf.json 2>/dev/null || echo 0
 }
 
 # check_load_flowed RATE: the precondition of every bulk-TCP test: the
@@ -510,14 +530,21 @@ isolation_state() {
 	ns=
 	for n in /run/netns/*; do [ -e "$n" ] && ns="$ns${n##*/} "; done
 	echo "netns: $ns"
-	# One ip process per namespace (-batch), one awk for both; under TCG
-	# every spawn costs tens of ms, and this runs after every test.
+	# busybox's ip and tc, and one awk for both namespaces: this runs
+	# after every test, and under TCG each exec of iproute2's dynamically
+	# linked ip or tc costs ~50 ms, a busybox applet ~10 ms.  (busybox's
+	# tc names each qdisc's kind, handle, parent and device, not its
+	# options.)
 	{
-		printf 'link show\naddr show\nroute show\n' | ip -o -batch -
+		busybox ip -o link show
+		busybox ip -o addr show
+		busybox ip route show
 		echo FAR
-		printf 'addr show\nroute show\n' | ip -n far -o -batch -
+		in_ns far busybox sh -c 'busybox ip -o addr show; busybox ip route show
+			read -r v </proc/sys/net/ipv4/tcp_ecn; echo "TCP_ECN $v"'
 	} | awk '
 		$1 == "FAR" { far = "far "; next }
+		$1 == "TCP_ECN" { print "far sysctl: tcp_ecn=" $2; next }
 		$1 ~ /^[0-9]+:$/ && ($3 == "inet" || $3 == "inet6") {
 			if ($3 != "inet6" || $4 !~ /^fe80/) print far "addr: " $2, $4
 			next
@@ -529,8 +556,7 @@ isolation_state() {
 		read -r v <"/proc/sys/${k//.//}" 2>/dev/null
 		echo "sysctl: $k=$v"
 	done
-	echo "far sysctl: tcp_ecn=$(ip netns exec far cat /proc/sys/net/ipv4/tcp_ecn)"
-	tc qdisc show | awk '$3 ~ /:$/ || $4 == "root" {
+	busybox tc qdisc show | awk '$3 ~ /:$/ || $4 == "root" {
 		sub(/ refcnt [0-9]+/, ""); sub(/[ \t]+$/, ""); print "qdisc: " $0 }'
 	# Ours loaded or not (tests unload it, tc loads it again) is fine;
 	# the in-tree one left loaded would run every later test.
@@ -540,7 +566,8 @@ isolation_state() {
 }
 
 # isolation_restore: put back what a test left behind (after a failure,
-# so that the next test starts clean): extra namespaces, the sysctls,
+# so that the next test starts clean): extra namespaces, addresses, the
+# far namespace's routes, the sysctls,
 # root qdiscs on eth0, and the in-tree sch_codel (unloaded; ours loads
 # again on demand).
 isolation_restore() {
@@ -548,7 +575,14 @@ isolation_restore() {
 		grep -qx "netns:.* $ns .*\|netns: $ns .*" /tmp/isolation.start ||
 			ip netns del "$ns" 2>/dev/null
 	done
-	ip -n far route show | while read -r r; do
+	# Addresses a test added, in the root and far namespaces.
+	isolation_state | grep -vxFf /tmp/isolation.start | while read -r w1 w2 w3 w4; do
+		case $w1 in
+		addr:) ip addr del "$w3" dev "$w2" ;;
+		far) [ "$w2" != addr: ] || ip -n far addr del "$w4" dev "$w3" ;;
+		esac
+	done 2>/dev/null
+	in_ns far busybox ip route show | while read -r r; do
 		grep -qxF "far route: $r" /tmp/isolation.start ||
 			ip -n far route del $r 2>/dev/null
 	done
