@@ -92,7 +92,7 @@ tracepoints_match_counters() {
 	echo >$T/trace
 	echo 1 >$T/events/codel/enable
 	echo 1 >$T/tracing_on
-	udp_burst 3M 2
+	udp_burst 3M 1
 	wait_drained
 	echo 0 >$T/tracing_on
 	set -- $(xjson eth0 10: drops drop_overlimit dropping_entries loop_drops)
@@ -114,7 +114,7 @@ tracepoints_match_counters() {
 	htb_proto_leaf 17 1mbit codel limit 100 target 1ms interval 10ms ecn ce_threshold 500us
 	echo >$T/trace
 	echo 1 >$T/tracing_on
-	udp_burst 3M 2 --tos 2
+	udp_burst 3M 1 --tos 2
 	wait_drained
 	echo 0 >$T/tracing_on
 	echo 0 >$T/events/codel/enable
@@ -180,7 +180,7 @@ ce_threshold_selector_marks_ect1_only() {
 		check_eq "$($TCP qdisc show dev eth0 | grep 'codel 10:' | sed 's/[[:space:]]*$//')" \
 			"qdisc codel 10: parent 1:10 limit 1000p target 5ms ce_threshold 499us interval 100ms ce_threshold_selector 0x1/0x3" \
 			"show with a selector"
-		udp_burst 2M 2 --tos $tos
+		udp_burst 2M 1 --tos $tos
 		marks=$(xjson eth0 10: ce_mark)
 		diag "tos $tos: ce_mark $marks"
 		if [ $tos = 1 ]; then
@@ -270,7 +270,7 @@ drop_reasons_traced() {
 	echo 1 >$T/events/codel/codel_skb_drop/enable
 	echo 1 >$T/events/skb/kfree_skb/enable
 	echo 1 >$T/tracing_on
-	udp_burst 3M 2
+	udp_burst 3M 1
 	wait_drained
 	echo 0 >$T/tracing_on
 	set -- $(xjson eth0 10: drops drop_overlimit)

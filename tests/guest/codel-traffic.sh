@@ -128,7 +128,7 @@ ecn_traffic_marked_not_dropped() {
 		# TCP only (ECN-capable with tcp_ecn=1); ARP is Not-ECT.
 		htb_proto_leaf 6 "$rate" codel $mode
 		check_err $? "HTB with codel $mode"
-		far_ce_run 5
+		far_ce_run 3
 		check_load_flowed "$rate"
 		s=$(stats_of qdisc eth0 10:)
 		marks=$(field "$s" ecn_mark)
@@ -158,7 +158,7 @@ ce_threshold_marks_traffic() {
 	for th in 1ms 10s; do
 		htb_with_leaf "$rate" codel ce_threshold $th
 		check_err $? "HTB with codel ce_threshold $th"
-		far_ce_run 5
+		far_ce_run 3
 		check_load_flowed "$rate"
 		s=$(stats_of qdisc eth0 10:)
 		# tc prints ce_mark only when it is not 0
