@@ -133,6 +133,16 @@ static unsigned long frames_sent, events_done;
 /* Proof that the parent runs saw load: the deepest root queue found at a
  * drain check, and the checks that found codel had dropped or marked. */
 static unsigned long max_root_qlen, drop_checks, mark_checks, episodes;
+/* Seconds spent waiting for trees to drain, and building them with tc. */
+static double drain_wait_s, build_s;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static uint32_t rnd(void)
 {
@@ -793,12 +803,15 @@ static void check_drains(const struct dev *d)
 		drop_checks++;
 	if (d->exists && (g.ecn_mark || g.ce_mark))
 		mark_checks++;
+	double t0 = now_s();
+
 	for (int i = 0; i < 400; i++) {
 		dump_root(d, &g);
 		if (!g.root_qlen && !g.leaf_qlen)
 			break;
 		usleep(10000);
 	}
+	drain_wait_s += now_s() - t0;
 	if (g.root_qlen || g.root_backlog || g.leaf_qlen || g.leaf_backlog)
 		fail("%s: the tree did not drain in 4 s: root %u packets %u bytes, leaf %s %u packets %u bytes",
 		     d->name, g.root_qlen, g.root_backlog, g.kind, g.leaf_qlen, g.leaf_backlog);
@@ -1113,12 +1126,16 @@ static int build_parent(const char *dev)
 {
 	const char *tc = getenv("TC") ? getenv("TC") : "/usr/sbin/tc";
 	char cmd[1024];
+	double t0 = now_s();
+	int rc;
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 	snprintf(cmd, sizeof(cmd), parent_tree->tc, tc, dev);
 #pragma GCC diagnostic pop
-	return system(cmd) ? -1 : 0;
+	rc = system(cmd);
+	build_s += now_s() - t0;
+	return rc ? -1 : 0;
 }
 
 /*
@@ -1577,8 +1594,9 @@ int main(int argc, char **argv)
 	}
 	if (parent_kind)
 		printf("# codel-fuzz: load: deepest root queue %lu packets; codel had dropped at %lu "
-		       "and marked at %lu drain checks; %lu drop-to-empty episodes\n",
-		       max_root_qlen, drop_checks, mark_checks, episodes);
+		       "and marked at %lu drain checks; %lu drop-to-empty episodes; "
+		       "%.1f s waiting for drains, %.1f s building trees\n",
+		       max_root_qlen, drop_checks, mark_checks, episodes, drain_wait_s, build_s);
 	printf("# codel-fuzz: seed %lu: %lu operations, %lu accepted, %lu rejected by the model, "
 	       "%lu frames, %lu device events, %lu dumps by the second thread, %lu failures\n",
 	       seed, ops - 1, accepted, rejected, frames_sent, events_done, dumps, failures);
