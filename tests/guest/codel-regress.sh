@@ -32,41 +32,32 @@ ALL_TESTS="$ALL_TESTS
 # drops every packet but the last.
 AGGRESSIVE="codel target 1us interval 2us"
 
-# aggressive_leaf PARENT: codel 10: under PARENT, $AGGRESSIVE.
-aggressive_leaf() {
-	# shellcheck disable=SC2086
-	tc qdisc add dev eth0 parent "$1" handle 10: $AGGRESSIVE
-}
-
-# parent_setup KIND: a 1 Mbit/s tree of KIND with the aggressive leaf 10:.
-# Rate-less parents (DRR, QFQ) sit under a TBF, whose burst holds a whole
-# GSO packet (a smaller one would make TBF segment it before codel).
+# parent_setup KIND: a 1 Mbit/s tree of KIND with the aggressive leaf 10:
+# ($AGGRESSIVE).  Rate-less parents (DRR, QFQ) sit under a TBF, whose burst
+# holds a whole GSO packet (a smaller one would make TBF segment it before
+# codel).  One tc -batch: it stops at the first failing line.
 parent_setup() {
 	case $1 in
-	htb)
-		tc qdisc add dev eth0 root handle 1: htb default 10 &&
-		tc class add dev eth0 parent 1: classid 1:10 htb rate 1mbit ceil 1mbit quantum 1514 &&
-		aggressive_leaf 1:10 ;;
-	drr)
-		tc qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 20000 latency 10s &&
-		tc qdisc add dev eth0 parent 1:1 handle 2: drr &&
-		tc class add dev eth0 parent 2: classid 2:1 drr &&
-		tc filter add dev eth0 parent 2: protocol all matchall classid 2:1 &&
-		aggressive_leaf 2:1 ;;
-	qfq)
-		tc qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 20000 latency 10s &&
-		tc qdisc add dev eth0 parent 1:1 handle 2: qfq &&
-		tc class add dev eth0 parent 2: classid 2:1 qfq weight 1 maxpkt 65536 &&
-		tc filter add dev eth0 parent 2: protocol all matchall classid 2:1 &&
-		aggressive_leaf 2:1 ;;
-	hfsc)
-		tc qdisc add dev eth0 root handle 1: hfsc default 10 &&
-		tc class add dev eth0 parent 1: classid 1:10 hfsc sc rate 1mbit ul rate 1mbit &&
-		aggressive_leaf 1:10 ;;
-	tbf)
-		tc qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 20000 latency 10s &&
-		aggressive_leaf 1:1 ;;
+	htb) tree="qdisc add dev eth0 root handle 1: htb default 10
+class add dev eth0 parent 1: classid 1:10 htb rate 1mbit ceil 1mbit quantum 1514
+qdisc add dev eth0 parent 1:10 handle 10: $AGGRESSIVE" ;;
+	drr) tree="qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 20000 latency 10s
+qdisc add dev eth0 parent 1:1 handle 2: drr
+class add dev eth0 parent 2: classid 2:1 drr
+filter add dev eth0 parent 2: protocol all matchall classid 2:1
+qdisc add dev eth0 parent 2:1 handle 10: $AGGRESSIVE" ;;
+	qfq) tree="qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 20000 latency 10s
+qdisc add dev eth0 parent 1:1 handle 2: qfq
+class add dev eth0 parent 2: classid 2:1 qfq weight 1 maxpkt 65536
+filter add dev eth0 parent 2: protocol all matchall classid 2:1
+qdisc add dev eth0 parent 2:1 handle 10: $AGGRESSIVE" ;;
+	hfsc) tree="qdisc add dev eth0 root handle 1: hfsc default 10
+class add dev eth0 parent 1: classid 1:10 hfsc sc rate 1mbit ul rate 1mbit
+qdisc add dev eth0 parent 1:10 handle 10: $AGGRESSIVE" ;;
+	tbf) tree="qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 20000 latency 10s
+qdisc add dev eth0 parent 1:1 handle 10: $AGGRESSIVE" ;;
 	esac
+	echo "$tree" | tc -batch -
 }
 
 # Every qdisc and class (TBF has none) of eth0 reads "backlog 0b 0p"
@@ -265,41 +256,41 @@ accounting() {
 	require_cmd iperf3 "$name" || return
 	topo_router_up
 	quiet_path
+	# The tree in one tc -batch (it stops at the first failing line).
 	case $1 in
-	root) tc qdisc add dev eth0 root handle 10: codel limit 100 ;;
-	htb) htb_with_leaf 10mbit codel limit 100 ;;
-	tbf) tc qdisc add dev eth0 root handle 1: tbf rate 10mbit burst 3000 latency 1s &&
-		tc qdisc add dev eth0 parent 1:1 handle 10: codel limit 100 ;;
-	prio) tc qdisc add dev eth0 root handle 1: prio &&
-		tc qdisc add dev eth0 parent 1:1 handle 10: codel limit 100 &&
-		tc qdisc add dev eth0 parent 1:2 handle 20: codel limit 100 &&
-		tc qdisc add dev eth0 parent 1:3 handle 30: codel limit 100 ;;
-	netem) tc qdisc add dev eth0 root handle 1: netem delay 5ms rate 10mbit limit 10000 &&
-		tc qdisc add dev eth0 parent 1:1 handle 10: codel limit 100 ;;
-	hfsc) tc qdisc add dev eth0 root handle 1: hfsc default 10 &&
-		tc class add dev eth0 parent 1: classid 1:10 hfsc sc rate 10mbit ul rate 10mbit &&
-		tc qdisc add dev eth0 parent 1:10 handle 10: codel limit 100 ;;
+	root) tree="qdisc add dev eth0 root handle 10: codel limit 100" ;;
+	htb) tree="qdisc add dev eth0 root handle 1: htb default 10
+class add dev eth0 parent 1: classid 1:10 htb rate 10mbit ceil 10mbit quantum 1514
+qdisc add dev eth0 parent 1:10 handle 10: codel limit 100" ;;
+	tbf) tree="qdisc add dev eth0 root handle 1: tbf rate 10mbit burst 3000 latency 1s
+qdisc add dev eth0 parent 1:1 handle 10: codel limit 100" ;;
+	prio) tree="qdisc add dev eth0 root handle 1: prio
+qdisc add dev eth0 parent 1:1 handle 10: codel limit 100
+qdisc add dev eth0 parent 1:2 handle 20: codel limit 100
+qdisc add dev eth0 parent 1:3 handle 30: codel limit 100" ;;
+	netem) tree="qdisc add dev eth0 root handle 1: netem delay 5ms rate 10mbit limit 10000
+qdisc add dev eth0 parent 1:1 handle 10: codel limit 100" ;;
+	hfsc) tree="qdisc add dev eth0 root handle 1: hfsc default 10
+class add dev eth0 parent 1: classid 1:10 hfsc sc rate 10mbit ul rate 10mbit
+qdisc add dev eth0 parent 1:10 handle 10: codel limit 100" ;;
 	cbs) # virtio-net reports no speed: CBS assumes a 10 Mbit/s port
-		tc qdisc add dev eth0 root handle 1: cbs idleslope 5000 sendslope -5000 \
-			hicredit 30 locredit -1470 offload 0 &&
-		tc qdisc add dev eth0 parent 1:1 handle 10: codel limit 100 ;;
+		tree="qdisc add dev eth0 root handle 1: cbs idleslope 5000 sendslope -5000 hicredit 30 locredit -1470 offload 0
+qdisc add dev eth0 parent 1:1 handle 10: codel limit 100" ;;
 	drr|qfq|ets) # rate-less: a class under a 10 Mbit/s TBF that gets every packet
 		case $1 in
-		drr) cls="drr quantum 1514" ;;
-		qfq) cls="qfq weight 1 maxpkt 2048" ;;
+		drr) mid="qdisc add dev eth0 parent 1:1 handle 2: drr
+class add dev eth0 parent 2: classid 2:1 drr quantum 1514
+filter add dev eth0 parent 2: protocol all matchall classid 2:1" ;;
+		qfq) mid="qdisc add dev eth0 parent 1:1 handle 2: qfq
+class add dev eth0 parent 2: classid 2:1 qfq weight 1 maxpkt 2048
+filter add dev eth0 parent 2: protocol all matchall classid 2:1" ;;
+		ets) mid="qdisc add dev eth0 parent 1:1 handle 2: ets bands 2 quanta 1514 1514 priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0" ;;
 		esac
-		tc qdisc add dev eth0 root handle 1: tbf rate 10mbit burst 3000 latency 1s &&
-		if [ "$1" = ets ]; then
-			tc qdisc add dev eth0 parent 1:1 handle 2: ets bands 2 quanta 1514 1514 \
-				priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
-		else
-			# shellcheck disable=SC2086
-			tc qdisc add dev eth0 parent 1:1 handle 2: $1 &&
-				tc class add dev eth0 parent 2: classid 2:1 $cls &&
-				tc filter add dev eth0 parent 2: protocol all matchall classid 2:1
-		fi &&
-		tc qdisc add dev eth0 parent 2:1 handle 10: codel limit 100 ;;
+		tree="qdisc add dev eth0 root handle 1: tbf rate 10mbit burst 3000 latency 1s
+$mid
+qdisc add dev eth0 parent 2:1 handle 10: codel limit 100" ;;
 	esac
+	echo "$tree" | tc -batch -
 	check_err $? "$1 setup"
 	iperf_server_up
 	off0=$(dev_stat veth0 rx_packets)

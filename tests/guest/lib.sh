@@ -14,6 +14,9 @@
 
 FAR=198.18.0.2
 NEAR=198.18.1.2
+# The veth pair of topo_router_up (locally administered addresses).
+VETH0_MAC=02:00:00:00:01:01
+VETH1_MAC=02:00:00:00:01:02
 MODULE_PATH=/lib/modules/$KERNELRELEASE/updates/sch_codel.ko
 INTREE_PATH=/lib/modules/$KERNELRELEASE/kernel/net/sched/sch_codel.ko
 # The netlink fuzzer and frame sender (tests/fuzz, added by make check).
@@ -233,27 +236,38 @@ intree_codel_up() {
 
 topo_router_up() {
 	ip netns add near
-	ip link add veth0 type veth peer name veth1 netns near
-	ip addr add 198.18.1.1/24 dev veth0
-	ip link set veth0 up
-	ip -n near link set lo up
-	ip -n near addr add "$NEAR/24" dev veth1
-	ip -n near link set veth1 up
-	ip -n near route add default via 198.18.1.1
+	# One ip per namespace (-batch): under TCG each exec of ip costs
+	# ~50 ms, and the traffic tests build this once each.  The veth
+	# ends get fixed addresses, so quiet_path need not read them.
+	ip -batch - <<-EOF
+	link add veth0 address $VETH0_MAC type veth peer name veth1 address $VETH1_MAC netns near
+	addr add 198.18.1.1/24 dev veth0
+	link set veth0 up
+	EOF
+	ip -n near -batch - <<-EOF
+	link set lo up
+	addr add $NEAR/24 dev veth1
+	link set veth1 up
+	route add default via 198.18.1.1
+	EOF
 	ip -n far route add 198.18.1.0/24 via 198.18.0.1 2>/dev/null
 	echo 1 >/proc/sys/net/ipv4/ip_forward
 	# MTU-sized packets into the qdisc under test (no 64 KB GSO trains),
 	# unless SENDER_GSO=on asks for the trains (split_gso tests, bench).
-	ip netns exec near ethtool -K veth1 tso "${SENDER_GSO:-off}" \
+	in_ns near ethtool -K veth1 tso "${SENDER_GSO:-off}" \
 		gso "${SENDER_GSO:-off}" gro off >/dev/null 2>&1
 	ethtool -K veth0 gro off >/dev/null 2>&1
-	ip -n near neigh flush all >/dev/null 2>&1
 }
 
 topo_router_down() {
 	[ -e /sys/class/net/veth0 ] || [ -e /run/netns/near ] || return 0
-	ip link del veth0 2>/dev/null
-	ip netns del near 2>/dev/null
+	# veth0 first, synchronously (a pair left to the namespace's
+	# teardown goes later, from a worker, and would race the isolation
+	# check); -force: on, whichever of the two is already gone.
+	ip -force -batch - >/dev/null 2>&1 <<-EOF
+	link del veth0
+	netns del near
+	EOF
 	ip -n far route del 198.18.1.0/24 2>/dev/null
 	echo 0 >/proc/sys/net/ipv4/ip_forward
 }
@@ -305,10 +319,10 @@ iperf_server_up() {
 		pidof iperf3 >/dev/null 2>&1 || break
 		sleep 0.2
 	done
-	ip netns exec far iperf3 -s -D >/dev/null 2>&1
+	in_ns far iperf3 -s -D >/dev/null 2>&1
 	# Wait until it listens on 5201 (0x1451) before any client starts.
 	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
-		ip netns exec far cat /proc/net/tcp6 /proc/net/tcp 2>/dev/null |
+		in_ns far cat /proc/net/tcp6 /proc/net/tcp 2>/dev/null |
 			grep -q ':1451 [0-9A-F:]* 0A ' && return 0
 		sleep 0.2
 	done
@@ -333,10 +347,12 @@ iperf_server_down() {
 htb_with_leaf() {
 	rate=$1
 	shift
-	tc qdisc add dev eth0 root handle 1: htb default 10 &&
-		tc class add dev eth0 parent 1: classid 1:10 htb rate "$rate" \
-			ceil "$rate" quantum 1514 &&
-		tc qdisc add dev eth0 parent 1:10 handle 10: "$@"
+	# One tc for the tree (-batch stops at the first failing line).
+	tc -batch - <<-EOF
+	qdisc add dev eth0 root handle 1: htb default 10
+	class add dev eth0 parent 1: classid 1:10 htb rate $rate ceil $rate quantum 1514
+	qdisc add dev eth0 parent 1:10 handle 10: $*
+	EOF
 }
 
 # Static neighbours and no IPv6 on the path, so that the only packets
@@ -344,17 +360,23 @@ htb_with_leaf() {
 # near when topo_router_up built the router).
 quiet_path() {
 	QUIET=1
+	# far's MAC never changes within a boot: read it once.
+	[ -n "${FAR_MAC:-}" ] || FAR_MAC=$(ip netns exec far cat /sys/class/net/eth1/address)
 	sysctl -qw net.ipv6.conf.eth0.disable_ipv6=1
-	ip netns exec far sysctl -qw net.ipv6.conf.eth1.disable_ipv6=1
-	far_mac=$(ip netns exec far cat /sys/class/net/eth1/address)
-	ip neigh replace "$FAR" lladdr "$far_mac" dev eth0 nud permanent
+	in_ns far sysctl -qw net.ipv6.conf.eth1.disable_ipv6=1
 	ip -n far neigh replace 198.18.0.1 lladdr "$(cat /sys/class/net/eth0/address)" dev eth1 nud permanent
 	# The router half only when topo_router_up built it.
-	[ -e /sys/class/net/veth0 ] || return 0
-	ip netns exec near sysctl -qw net.ipv6.conf.veth1.disable_ipv6=1
-	sysctl -qw net.ipv6.conf.veth0.disable_ipv6=1
-	ip -n near neigh replace 198.18.1.1 lladdr "$(cat /sys/class/net/veth0/address)" dev veth1 nud permanent
-	ip neigh replace "$NEAR" lladdr "$(ip netns exec near cat /sys/class/net/veth1/address)" dev veth0 nud permanent
+	if [ -e /sys/class/net/veth0 ]; then
+		in_ns near sysctl -qw net.ipv6.conf.veth1.disable_ipv6=1
+		sysctl -qw net.ipv6.conf.veth0.disable_ipv6=1
+		ip -n near neigh replace 198.18.1.1 lladdr "$VETH0_MAC" dev veth1 nud permanent
+		ip -batch - <<-EOF
+		neigh replace $FAR lladdr $FAR_MAC dev eth0 nud permanent
+		neigh replace $NEAR lladdr $VETH1_MAC dev veth0 nud permanent
+		EOF
+	else
+		ip neigh replace "$FAR" lladdr "$FAR_MAC" dev eth0 nud permanent
+	fi
 }
 
 unquiet_path() {
@@ -362,7 +384,7 @@ unquiet_path() {
 	[ -n "${QUIET:-}" ] || return 0
 	QUIET=
 	sysctl -qw net.ipv6.conf.eth0.disable_ipv6=0
-	ip netns exec far sysctl -qw net.ipv6.conf.eth1.disable_ipv6=0
+	in_ns far sysctl -qw net.ipv6.conf.eth1.disable_ipv6=0
 	ip neigh del "$FAR" dev eth0 2>/dev/null
 	ip -n far neigh del 198.18.0.1 dev eth1 2>/dev/null
 }
@@ -374,12 +396,14 @@ unquiet_path() {
 htb_proto_leaf() {
 	proto=$1 rate=$2
 	shift 2
-	tc qdisc add dev eth0 root handle 1: htb default 20 &&
-		tc class add dev eth0 parent 1: classid 1:10 htb rate "$rate" quantum 1514 &&
-		tc class add dev eth0 parent 1: classid 1:20 htb rate "$rate" quantum 1514 &&
-		tc qdisc add dev eth0 parent 1:10 handle 10: "$@" &&
-		tc filter add dev eth0 parent 1: protocol ip u32 match ip protocol "$proto" 0xff flowid 1:10 &&
-		tc filter add dev eth0 parent 1: protocol ipv6 u32 match ip6 protocol "$proto" 0xff flowid 1:10
+	tc -batch - <<-EOF
+	qdisc add dev eth0 root handle 1: htb default 20
+	class add dev eth0 parent 1: classid 1:10 htb rate $rate quantum 1514
+	class add dev eth0 parent 1: classid 1:20 htb rate $rate quantum 1514
+	qdisc add dev eth0 parent 1:10 handle 10: $*
+	filter add dev eth0 parent 1: protocol ip u32 match ip protocol $proto 0xff flowid 1:10
+	filter add dev eth0 parent 1: protocol ipv6 u32 match ip6 protocol $proto 0xff flowid 1:10
+	EOF
 }
 
 # gso_sender_up: the router topology with GSO on at near, quiet, for
@@ -430,8 +454,8 @@ rate_bps() {
 	esac
 }
 
-# iperf_goodput: the receiver's goodput in bit/s from an iperf3 -J run saved
-# in /tmp/iperf.json (0 when the run has none).
+# iperf_goodput [FILE]: the receiver's goodput in bit/s from an iperf3 -J
+# run saved in FILE (/tmp/iperf.json; 0 when the run has none).
 iperf_goodput() {
 	# iperf3 -J prints one key a line; "sum_received" (else "sum") comes
 	# once, in "end".  awk, not python3: ~0.5 s a start under TCG.
@@ -441,7 +465,7 @@ iperf_goodput() {
 		/^[ \t]*}/ { k = "" }
 		k != "" && /"bits_per_second":/ { v = $2; sub(/,$/, "", v); b[k] = v }
 		END { printf "%.0f\n", int(("r" in b) ? b["r"] : ("s" in b) ? b["s"] : 0) }' \
-		/tmp/iperf.json 2>/dev/null || echo 0
+		"${1:-/tmp/iperf.json}" 2>/dev/null || echo 0
 }
 
 # check_load_flowed RATE: the precondition of every bulk-TCP test: the

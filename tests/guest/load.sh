@@ -38,8 +38,7 @@ pct() {
 
 # Receiver goodput in Mbit/s from iperf3 -J output.
 goodput_mbit() {
-	awk '/"sum_received"/ { on = 1 }
-	     on && /"bits_per_second"/ { gsub(/[^0-9.]/, "", $2); printf "%.2f\n", $2 / 1e6; exit }' "$1"
+	iperf_goodput "$1" | awk '{ printf "%.2f\n", $1 / 1e6 }'
 }
 
 # Drops of the leaf qdisc (handle 10:) recorded in tc.txt.
