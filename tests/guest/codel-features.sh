@@ -138,8 +138,8 @@ split_gso_segments_and_keeps_accounting() {
 			$TCP class add dev eth0 parent 1: classid 1:10 htb rate 10mbit quantum 1514 &&
 			$TCP qdisc add dev eth0 parent 1:10 handle 10: codel $mode
 		check_err $? "setup $mode"
-		ip netns exec near iperf3 -c "$FAR" -t 4 >/dev/null 2>&1 &
-		sleep 2
+		ip netns exec near iperf3 -c "$FAR" -t 3 >/dev/null 2>&1 &
+		sleep 1.5
 		# Mid-flow, HTB's qlen/backlog must equal its child's.
 		agreeing_dump eth0 1: 10: backlog_of ||
 			{ check_err 1 "$mode: HTB backlog vs codel's in no mid-flow dump"; diag "dumps:$DUMPS"; }

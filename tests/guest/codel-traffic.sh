@@ -55,16 +55,16 @@ htb_bulk_tcp_controls_delay() {
 	iperf_server_up
 	in0=$(dev_stat veth0 rx_packets) out0=$(far_stat rx_packets)
 	outb0=$(dev_stat eth0 tx_bytes)
-	ip netns exec near iperf3 -c "$FAR" -t 8 -J >/tmp/iperf.json 2>&1 &
+	ip netns exec near iperf3 -c "$FAR" -t 6 -J >/tmp/iperf.json 2>&1 &
 	pid=$!
-	# Sample the sojourn of the last dequeued packet from 3 s to 7 s
+	# Sample the sojourn of the last dequeued packet from 2 s to 5.5 s
 	# (slow start into a 10 Mbit/s link with a ~1 ms RTT is over in far
 	# less than a second; CoDel's first drops follow within an interval).
-	sleep 3
+	sleep 2
 	: >/tmp/ldelay
 	for i in 1 2 3 4 5 6 7 8 9 10; do
 		to_us "$(field "$(stats_of qdisc eth0 10:)" ldelay)" >>/tmp/ldelay
-		sleep 0.4
+		sleep 0.25
 	done
 	wait $pid
 	check_err $? "iperf3 client failed: $(tail -n 3 /tmp/iperf.json)"
