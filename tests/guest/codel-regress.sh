@@ -347,7 +347,7 @@ ecn_codepoints() {
 		ip -n far -6 route add 2001:db8:1::/64 via 2001:db8::1
 		sysctl -qw net.ipv6.conf.all.forwarding=1
 		dst=2001:db8::2 fam=-6
-		ip netns exec near ping -6 -c 2 -W 3 "$dst" >/dev/null 2>&1
+		ip netns exec near ping -6 -c 2 -i 0.2 -W 3 "$dst" >/dev/null 2>&1
 	fi
 	iperf_server_up
 	for tos in 0 1 2 3; do

@@ -23,7 +23,7 @@ ping_counters_match_device() {
 	# (each tc call takes 100+ ms under TCG): only the echoes count.
 	quiet_path
 	tc qdisc add dev eth0 root handle 1: codel
-	ping -c 3 -W 2 "$FAR" >/dev/null
+	ping -c 3 -i 0.2 -W 2 "$FAR" >/dev/null
 	tx0=$(dev_stat eth0 tx_packets)
 	txb0=$(dev_stat eth0 tx_bytes)
 	s0=$(stats_of qdisc eth0 1:)
