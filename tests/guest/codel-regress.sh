@@ -38,9 +38,9 @@ AGGRESSIVE="codel target 1us interval 2us"
 # codel).  One tc -batch: it stops at the first failing line.
 parent_setup() {
 	case $1 in
-	htb) tree="qdisc add dev eth0 root handle 1: htb default 10
-class add dev eth0 parent 1: classid 1:10 htb rate 1mbit ceil 1mbit quantum 1514
-qdisc add dev eth0 parent 1:10 handle 10: $AGGRESSIVE" ;;
+	htb)	# shellcheck disable=SC2086
+		htb_with_leaf 1mbit $AGGRESSIVE
+		return ;;
 	drr) tree="qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 20000 latency 10s
 qdisc add dev eth0 parent 1:1 handle 2: drr
 class add dev eth0 parent 2: classid 2:1 drr
@@ -259,9 +259,6 @@ accounting() {
 	# The tree in one tc -batch (it stops at the first failing line).
 	case $1 in
 	root) tree="qdisc add dev eth0 root handle 10: codel limit 100" ;;
-	htb) tree="qdisc add dev eth0 root handle 1: htb default 10
-class add dev eth0 parent 1: classid 1:10 htb rate 10mbit ceil 10mbit quantum 1514
-qdisc add dev eth0 parent 1:10 handle 10: codel limit 100" ;;
 	tbf) tree="qdisc add dev eth0 root handle 1: tbf rate 10mbit burst 3000 latency 1s
 qdisc add dev eth0 parent 1:1 handle 10: codel limit 100" ;;
 	prio) tree="qdisc add dev eth0 root handle 1: prio
@@ -290,7 +287,11 @@ filter add dev eth0 parent 2: protocol all matchall classid 2:1" ;;
 $mid
 qdisc add dev eth0 parent 2:1 handle 10: codel limit 100" ;;
 	esac
-	echo "$tree" | tc -batch -
+	if [ "$1" = htb ]; then
+		htb_with_leaf 10mbit codel limit 100
+	else
+		echo "$tree" | tc -batch -
+	fi
 	check_err $? "$1 setup"
 	iperf_server_up
 	off0=$(dev_stat veth0 rx_packets)
