@@ -27,7 +27,7 @@
  * codel-fuzz --lifecycle N MODULE.ko DEV...: N cycles of init_module,
  * a codel root on every DEV, 20 frames through each, delete_module refused
  * (EWOULDBLOCK) while even one instance is left, delete all, delete_module.
- * In one process, because under TCG every tc/insmod spawn costs ~100 ms.
+ * In one process, because under TCG every exec of tc or insmod costs ~50 ms.
  *
  * codel-fuzz --parent KIND [--events] ... DEV...: the same fuzzing, of a
  * codel that is the only child of a one-class KIND tree at 1 Mbit/s (KIND

@@ -17,7 +17,9 @@ ALL_TESTS="$ALL_TESTS
 	memory_limit_bounds_gso_queue
 "
 
-udp_burst() {	# udp_burst RATE SECONDS [iperf3 args...]
+# udp_burst RATE SECONDS [iperf3 args...]: UDP from near, then wait until
+# eth0's qdiscs have drained and the path is still (wait_settled).
+udp_burst() {
 	r=$1 t=$2
 	shift 2
 	ip netns exec near iperf3 -c "$FAR" -u -b "$r" -l 1200 -t "$t" "$@" >/dev/null 2>&1
@@ -93,7 +95,6 @@ tracepoints_match_counters() {
 	echo 1 >$T/events/codel/enable
 	echo 1 >$T/tracing_on
 	udp_burst 3M 1
-	wait_drained
 	echo 0 >$T/tracing_on
 	set -- $(xjson eth0 10: drops drop_overlimit dropping_entries loop_drops)
 	diag "drops $1 (overlimit $2), entries $3, loop $4; events: drop $(trace_count codel_drop) enter $(trace_count codel_dropping_enter) exit $(trace_count codel_dropping_exit)"
@@ -115,7 +116,6 @@ tracepoints_match_counters() {
 	echo >$T/trace
 	echo 1 >$T/tracing_on
 	udp_burst 3M 1 --tos 2
-	wait_drained
 	echo 0 >$T/tracing_on
 	echo 0 >$T/events/codel/enable
 	set -- $(xjson eth0 10: ecn_mark ce_mark)
@@ -271,7 +271,6 @@ drop_reasons_traced() {
 	echo 1 >$T/events/skb/kfree_skb/enable
 	echo 1 >$T/tracing_on
 	udp_burst 3M 1
-	wait_drained
 	echo 0 >$T/tracing_on
 	set -- $(xjson eth0 10: drops drop_overlimit)
 	qdisc_drops=$(grep -c 'kfree_skb: .*reason: QDISC_DROP' $T/trace)

@@ -182,21 +182,20 @@ slab_objects() {
 
 meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 
-# Slab memory that cannot be reclaimed, after letting RCU and caches settle.
+# Let RCU and the slab caches settle before their objects are counted.
 # Shrinking every cache frees its empty slabs and per-CPU partial slabs and,
 # on a KASAN kernel, empties the quarantine of freed objects, which still
 # count as slab there (the debug kernel's reading otherwise swung by
 # -236 kB and +192 kB over the same 1000 cycles).  kfree_rcu() batches
 # for up to 5 s (6.1), longer than any pause here: what is pending at one
 # reading is of the same kind at the next, not a growth that repeats.
-settled_sunreclaim() {
+settle_slabs() {
 	sleep 0.5
 	echo 3 >/proc/sys/vm/drop_caches
 	sleep 0.5
 	for f in /sys/kernel/slab/*/shrink; do
 		echo 1 >"$f"
 	done 2>/dev/null
-	meminfo SUnreclaim
 }
 
 # lifecycle_window N FILE: N lifecycle cycles, then a ping through eth0 and
@@ -209,7 +208,7 @@ lifecycle_window() {
 	# still usable the ordinary way afterwards
 	ping -c 1 -W 2 "$FAR" >/dev/null
 	check_err $? "ping after the lifecycle"
-	settled_sunreclaim >/dev/null
+	settle_slabs
 	slab_objects >"$2"
 	return $rc
 }
@@ -241,7 +240,7 @@ lifecycle_load_use_unload() {
 	# module does the same: +228 kB over its first 300 cycles, +8 kB
 	# over the next 300), which is not a leak of ours.
 	"$FUZZ" --lifecycle "${LIFECYCLE_WARMUP:-50}" "$MODULE_PATH" eth0 d1 d2 >/dev/null 2>&1
-	settled_sunreclaim >/dev/null
+	settle_slabs
 	slab_objects >/tmp/slab0
 	# Two windows of $cycles cycles, counted per cache: 3 qdiscs and one
 	# module load a cycle, so a leak of even one object a cycle grows

@@ -316,7 +316,7 @@ mq_down() {
 iperf_server_up() {
 	# A server still exiting from the last test would hold the port.
 	for i in 1 2 3 4 5 6 7 8 9 10; do
-		pidof iperf3 >/dev/null 2>&1 || break
+		iperf3_running || break
 		sleep 0.2
 	done
 	in_ns far iperf3 -s -D >/dev/null 2>&1
@@ -420,7 +420,7 @@ gso_sender_up() {
 # near to far at once, each COUNT a burst PAUSE s after the last
 # (tests/tools/gso-burst.c, make fuzz); prints how many were sent.
 gso_burst() {
-	ip netns exec near /usr/local/bin/gso-burst "$FAR" "$@"
+	in_ns near /usr/local/bin/gso-burst "$FAR" "$@"
 }
 
 cleanup_all() {
