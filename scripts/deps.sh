@@ -2,29 +2,47 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
 #
 # Install, idempotently, the Debian packages that building and testing
-# sch_codel needs.  Only missing packages are installed; nothing is done
-# (no apt-get update either) when all are present.  Extra package names
-# may be given as arguments.
+# sch_codel needs: the list below, any names given as arguments, and the
+# Depends of every package the project unpacks instead of installing
+# (scripts/unpacked-depends.sh: the 6.12 headers' gcc-12, their kbuild's
+# pahole, ...).  Only missing packages are installed; nothing is done (no
+# apt-get update either) when all are present.
 set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
 
 PACKAGES="make gcc libc6-dev linux-headers-amd64 sparse
 	qemu-system-x86 busybox-static iproute2 iperf3 cpio kmod xz-utils
 	python3 perl ethtool gnuplot-nox zstd bison flex pkg-config libmnl-dev dkms
-	valgrind debhelper dh-dkms lintian $*"
+	valgrind debhelper dh-dkms lintian git $*"
 
-missing=
-for p in $PACKAGES; do
-	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-	[ "$status" = "install ok installed" ] || missing="$missing $p"
-done
-[ -n "$missing" ] || exit 0
+# install_missing PACKAGE...: apt-get install those not installed yet.
+install_missing() {
+	missing=
+	for p in "$@"; do
+		status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+		[ "$status" = "install ok installed" ] || missing="$missing $p"
+	done
+	[ -n "$missing" ] || return 0
+	echo "deps: installing:$missing"
+	if [ "$(id -u)" != 0 ]; then
+		echo "deps: must run as root to install packages" >&2
+		exit 1
+	fi
+	mkdir -p "$top/build"
+	log=$top/build/deps.log
+	# shellcheck disable=SC2086
+	if ! { [ -n "${updated:-}" ] || apt-get update -q; } >>"$log" 2>&1 ||
+		! DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			--no-install-recommends $missing >>"$log" 2>&1; then
+		tail -n 20 "$log" >&2
+		echo "deps: apt-get failed (whole log: $log)" >&2
+		exit 1
+	fi
+	updated=1
+}
 
-echo "deps: installing:$missing"
-if [ "$(id -u)" != 0 ]; then
-	echo "deps: must run as root to install packages" >&2
-	exit 1
-fi
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
 # shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $missing
+install_missing $PACKAGES
+# The releases are read from the archive once the default headers are in.
+# shellcheck disable=SC2046
+install_missing $("$top/scripts/unpacked-depends.sh")

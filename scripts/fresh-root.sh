@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+#
+# scripts/fresh-root.sh SUITE COMMAND: run COMMAND (a shell command line)
+# in a clone of this tree's HEAD inside a minimal Debian root made from
+# nothing (debootstrap --variant=minbase SUITE) under build/fresh/SUITE,
+# as on a fresh machine: nothing there but Debian's minimal system plus
+# make and git, so every package the build and tests need must come from
+# make deps.  The root is made anew on each run.
+#
+# The archive is the one the host's APT sources name; the root gets its
+# own APT sources for SUITE, SUITE-updates and SUITE-security.  The host's
+# APT configuration and packages are never changed.  /proc, /sys, /dev
+# (QEMU's /dev/net/tun for the --mq boot), /run and /tmp are mounted in
+# the root for COMMAND and unmounted on every exit path; processes left in
+# the root are killed first.  Needs root, debootstrap and git on the host.
+#
+#   scripts/fresh-root.sh bookworm 'make demo && make check'
+set -euo pipefail
+[ $# = 2 ] || { echo "usage: scripts/fresh-root.sh SUITE COMMAND" >&2; exit 2; }
+suite=$1 cmd=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+root=$top/build/fresh/$suite
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+
+for t in debootstrap git chroot; do
+	command -v "$t" >/dev/null || { echo "fresh-root: needs $t on the host" >&2; exit 1; }
+done
+[ "$(id -u)" = 0 ] || { echo "fresh-root: must run as root" >&2; exit 1; }
+
+# The archive and security URIs of the host's Debian sources (deb822 or
+# one-line), as a fresh install of SUITE would have them.
+uris=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
+	sed -n 's/^deb \(\[[^]]*\] \)\?\([^ ]*\) .*/\2/p' /etc/apt/sources.list 2>/dev/null)
+archive=$(echo "$uris" | grep -m 1 '/debian/\?$' || echo http://deb.debian.org/debian)
+security=$(echo "$uris" | grep -m 1 '/debian-security/\?$' || echo http://deb.debian.org/debian-security)
+
+mounted() { findmnt -rn -o TARGET | grep -E "^$root(/|$)" || true; }
+
+kill_root_processes() {
+	local p
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/root" 2>/dev/null)" = "$root" ] && kill -9 "${p#/proc/}" 2>/dev/null
+	done
+	return 0
+}
+
+cleanup() {
+	kill_root_processes
+	sleep 0.2
+	mounted | sort -r | while read -r m; do umount -l "$m" || true; done
+	if [ -n "$(mounted)" ]; then
+		echo "fresh-root: still mounted under $root:" >&2
+		mounted >&2
+		return 1
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# A root left by an interrupted run: unmount before deleting, never
+# delete through a bind mount of the host's /dev.
+cleanup
+rm -rf "$root"
+mkdir -p "$root"
+
+start=$(date +%s)
+echo "fresh-root: debootstrap $suite from $archive"
+debootstrap --variant=minbase --include=make,git --keyring="$keyring" \
+	"$suite" "$root" "$archive" >"$top/build/fresh/debootstrap-$suite.log" 2>&1 ||
+	{ tail -n 20 "$top/build/fresh/debootstrap-$suite.log" >&2; exit 1; }
+rm -f "$root/etc/apt/sources.list"
+cat >"$root/etc/apt/sources.list.d/debian.sources" <<EOF
+Types: deb
+URIs: $archive
+Suites: $suite $suite-updates
+Components: main
+Signed-By: $keyring
+
+Types: deb
+URIs: $security
+Suites: $suite-security
+Components: main
+Signed-By: $keyring
+EOF
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+# No service starts inside a root (Debian's policy-rc.d convention).
+printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+chmod 0755 "$root/usr/sbin/policy-rc.d"
+git clone -q "$top" "$root/src"
+echo "fresh-root: $suite root ready in $(( $(date +%s) - start ))s;" \
+	"$(chroot "$root" dpkg-query -W -f='.\n' | wc -l) packages"
+
+mount -t proc proc "$root/proc"
+mount -t sysfs sysfs "$root/sys"
+mount --rbind /dev "$root/dev"
+mount --make-rslave "$root/dev"
+mount -t tmpfs tmpfs "$root/run"
+mount -t tmpfs tmpfs "$root/tmp"
+
+echo "fresh-root: $cmd"
+chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+	HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" CI="${CI:-}" \
+	/bin/bash -c "cd /src && $cmd"
