@@ -38,14 +38,32 @@ codel_drops() { echo $(($(dropped "$1") - $(field "$1" drop_overlimit))); }
 PG=/proc/net/pktgen
 pg() { echo "$2" >"$PG/$1"; }
 
+# pin_queues: on eth2's egress (clsact, before the tx queue is picked),
+# each block of 4096 UDP source ports to its own tx queue with skbedit
+# queue_mapping: ports 0x1000-0x1fff to queue 0, 0x2000-0x2fff to 1,
+# 0x3000-0x3fff to 2, 0x4000-0x4fff to 3.  Every queue then carries a
+# known share of pktgen_mq's load, whatever the flow hash would pick.
+pin_queues() {
+	{
+		echo "qdisc add dev eth2 clsact"
+		for q in 0 1 2 3; do
+			echo "filter add dev eth2 egress protocol ip prio 1 u32" \
+				"match ip protocol 17 0xff match ip sport $(((q + 1) << 12)) 0xf000" \
+				"action skbedit queue_mapping $q"
+		done
+	} | tc -batch -
+}
+
 # pktgen_mq COUNT: two kernel threads (one per vCPU) each send COUNT
-# 1400-byte UDP packets to eth3 through eth2's qdiscs (queue_xmit), from
-# random source ports, so that the flow hash spreads them over the four tx
-# queues (XPS is cleared by mq_up), faster than eth2 drains them (qemu/run
-# --mq: 2 packets a queue each ms): the rings fill, the driver stops the
-# queues and the qdiscs hold a backlog.  A packet a qdisc drops is sent
-# again, so the run takes COUNT x 2 / 8000 s.  Returns when both are done.
+# 1400-byte UDP packets to eth3 through eth2's qdiscs (queue_xmit),
+# thread T from random source ports in two of pin_queues' blocks (T 0:
+# queues 0 and 1; T 1: queues 2 and 3), faster than eth2 drains them
+# (qemu/run --mq: 2 packets a queue each ms): the rings fill, the driver
+# stops the queues and the qdiscs hold a backlog.  A packet a qdisc drops
+# is sent again, so the run takes about COUNT / 4000 s.  Returns when both
+# are done.
 pktgen_mq() {
+	local mac t
 	mac=$(ip netns exec mqfar cat /sys/class/net/eth3/address)
 	for t in 0 1; do
 		pg kpktgend_$t rem_device_all
@@ -54,11 +72,11 @@ pktgen_mq() {
 		pg "eth2@$t" "pkt_size 1400"
 		pg "eth2@$t" "delay 0"
 		pg "eth2@$t" "xmit_mode queue_xmit"
-		# queue_xmit picks the tx queue by flow hash: vary the flow.
-		pg "eth2@$t" "udp_src_min 10000"
-		pg "eth2@$t" "udp_src_max 60000"
+		pg "eth2@$t" "udp_src_min $(((2 * t + 1) << 12))"
+		pg "eth2@$t" "udp_src_max $(((2 * t + 3) << 12))"
 		pg "eth2@$t" "flag UDPSRC_RND"
-		# Priority 0 and 4: under mqprio's map one traffic class each.
+		# Priority 0 and 4: under mqprio's map one traffic class each,
+		# whose queues are the ones pin_queues gives this thread.
 		pg "eth2@$t" "skb_priority $((t * 4))"
 		pg "eth2@$t" "dst $MQ_FAR"
 		pg "eth2@$t" "dst_mac $mac"
@@ -90,6 +108,8 @@ codel_per_queue() {
 	# cannot be deleted by handle).
 	tc qdisc replace dev eth2 parent 1:2 handle 12: codel
 	tc qdisc replace dev eth2 parent 1:3 handle 13: codel
+	pin_queues
+	check_err $? "skbedit queue_mapping filters on eth2"
 	pktgen_mq 20000 &
 	sleep 2
 	tc -s qdisc show dev eth2 >/tmp/mq.mid
@@ -104,17 +124,18 @@ codel_per_queue() {
 	tc qdisc add dev eth2 parent 1:3 handle 13: codel
 	check_err $? "codel back on 1:3 under load"
 	wait
+	# A second load once the tree is whole again, so that the re-added
+	# child (whose queue only thread 1 feeds) carries packets too.
+	pktgen_mq 6000
 	sleep 1
 	tc -s qdisc show dev eth2 >/tmp/mq.final
 	root=$(block_of qdisc 1: /tmp/mq.final)
 	diag "$kind: backlog $mid packets at 2 s; $(echo "$root" | tr -s ' ')"
-	used=0
 	for c in 1:1 1:2 1:3 1:4; do
 		b=$(mq_child $c /tmp/mq.final)
 		diag "  $(echo "$b" | tr -s ' ' | cut -c1-170)"
-		[ "$(sent_pkts "$b")" -gt 100 ] && used=$((used + 1))
+		check_cmp "$(sent_pkts "$b")" -gt 100 "precondition: tx queue $c carried its pinned load"
 	done
-	check_cmp "$used" -ge 3 "precondition: the load spread over the tx queues"
 	check_cmp "$mid" -gt 10 "precondition: the queues stood"
 	check_cmp "$(mq_sum codel_drops /tmp/mq.final)" -gt 0 "CoDel (not only the limit) dropped on the standing queues"
 	check_eq "$(sent_pkts "$root")" "$(mq_sum sent_pkts /tmp/mq.final)" "$kind Sent packets = sum of its children's"
@@ -142,9 +163,8 @@ print(" ".join(bad) or "none")' >/tmp/mq.bad
 
 mq_default_qdisc_codel_per_queue() { codel_per_queue mq mq; }
 # mqprio (software, hw 0): two traffic classes of two queues each, priority
-# 0 to class 0 (queues 0-1), 4 to class 1 (queues 2-3); the flow hash then
-# picks among the class's queues, and pktgen's two threads send one
-# priority each, so all four queues carry load.
+# 0 to class 0 (queues 0-1), 4 to class 1 (queues 2-3); pktgen's two
+# threads send one priority each, pinned to their class's queues.
 mqprio_default_qdisc_codel_per_queue() {
 	codel_per_queue mqprio mqprio num_tc 2 map 0 0 0 0 1 1 1 1 0 0 0 0 0 0 0 0 \
 		queues 2@0 2@2 hw 0

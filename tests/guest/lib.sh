@@ -297,6 +297,7 @@ mq_down() {
 	# Deleted while up, the root goes back to the default (mq with the
 	# default_qdisc's children), as all.sh found it.
 	tc qdisc del dev eth2 root >/dev/null 2>&1
+	tc qdisc del dev eth2 clsact >/dev/null 2>&1
 	ip addr flush dev eth2
 	ip link set eth2 down
 	ethtool -L eth2 combined 2 >/dev/null 2>&1
