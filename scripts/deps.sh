@@ -11,11 +11,30 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 
 PACKAGES="make gcc libc6-dev linux-headers-amd64 sparse
-	qemu-system-x86 busybox-static iproute2 iperf3 cpio kmod xz-utils
+	busybox-static iproute2 iperf3 cpio kmod xz-utils
 	python3 perl ethtool gnuplot-nox zstd bison flex pkg-config libmnl-dev dkms
 	valgrind debhelper dh-dkms lintian git $*"
 
-# install_missing PACKAGE...: apt-get install those not installed yet.
+# apt_install ARGS...: apt-get install ARGS, output to build/deps.log,
+# its tail shown if it fails.
+apt_install() {
+	if [ "$(id -u)" != 0 ]; then
+		echo "deps: must run as root to install packages" >&2
+		exit 1
+	fi
+	mkdir -p "$top/build"
+	log=$top/build/deps.log
+	if ! { [ -n "${updated:-}" ] || apt-get update -q; } >>"$log" 2>&1 ||
+		! DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			--no-install-recommends "$@" >>"$log" 2>&1; then
+		tail -n 20 "$log" >&2
+		echo "deps: apt-get failed (whole log: $log)" >&2
+		exit 1
+	fi
+	updated=1
+}
+
+# install_missing PACKAGE...: install those not installed yet.
 install_missing() {
 	missing=
 	for p in "$@"; do
@@ -24,25 +43,30 @@ install_missing() {
 	done
 	[ -n "$missing" ] || return 0
 	echo "deps: installing:$missing"
-	if [ "$(id -u)" != 0 ]; then
-		echo "deps: must run as root to install packages" >&2
-		exit 1
-	fi
-	mkdir -p "$top/build"
-	log=$top/build/deps.log
 	# shellcheck disable=SC2086
-	if ! { [ -n "${updated:-}" ] || apt-get update -q; } >>"$log" 2>&1 ||
-		! DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-			--no-install-recommends $missing >>"$log" 2>&1; then
-		tail -n 20 "$log" >&2
-		echo "deps: apt-get failed (whole log: $log)" >&2
-		exit 1
-	fi
-	updated=1
+	apt_install $missing
 }
 
 # shellcheck disable=SC2086
 install_missing $PACKAGES
+
+# QEMU 10.0 or later: 7.2's multi-threaded TCG races the guest kernel's
+# live text patching (docs/tests.md, "Fresh machines and reliable
+# boots").  Debian 12 has it in bookworm-backports, reached through the
+# private APT configuration (scripts/apt.sh); later releases ship it.
+qemu=$(dpkg-query -W -f='${Status} ${Version}' qemu-system-x86 2>/dev/null || true)
+if ! dpkg --compare-versions "${qemu##* }" ge 1:10.0 2>/dev/null ||
+	[ "${qemu% *}" != "install ok installed" ]; then
+	. /etc/os-release
+	target=$VERSION_CODENAME
+	[ "$target" != bookworm ] || target=bookworm-backports
+	echo "deps: installing: qemu-system-x86 from $target"
+	(
+		APT_CONFIG=$("$top/scripts/apt.sh")
+		export APT_CONFIG
+		apt_install -t "$target" qemu-system-x86
+	)
+fi
 # The releases are read from the archive once the default headers are in.
 # shellcheck disable=SC2046
 install_missing $("$top/scripts/unpacked-depends.sh")
