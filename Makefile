@@ -6,6 +6,8 @@
 #   make unit       host unit tests of codel.h
 #   make check      unit tests, then the in-guest suite under QEMU
 #   make check-all  make check with one guest suite per supported kernel
+#   make check-fresh  CI's run: make demo, style and check-all inside a
+#                   Debian 12 root made from nothing (debootstrap)
 #   make tc         build/tc: Debian's tc with tc-patch/ applied
 #   make demo       pfifo vs codel at 10 Mbit/s, in QEMU
 #   make bench      latency and per-packet cost, ours vs in-tree vs pfifo
@@ -42,7 +44,7 @@ GSO_BURST := $(BUILD)/gso-burst
 SOAK_MINUTES ?= 10
 UNIT := $(BUILD)/test-codel
 
-.PHONY: all module sim unit check check-all check-guest demo shell style deps clean \
+.PHONY: all module sim unit check check-all check-fresh check-guest demo shell style deps clean \
 	headers distclean guest tc install dkms-add flavours bench soak fuzz \
 	check-debug mutate deb
 
@@ -127,6 +129,12 @@ check-all: deps
 		$(MAKE) --no-print-directory guest KERNELRELEASE=$$r || exit 1; \
 	done
 	CHECK_KERNELS="$(KERNELS)" scripts/check.sh
+
+# What CI runs (.ci/run), on a fresh machine: a minimal Debian 12 root made
+# anew under build/fresh, where make deps must install everything.  Tests
+# the committed HEAD (the root gets a clone).
+check-fresh:
+	scripts/fresh-root.sh bookworm 'make demo && make style && make check-all'
 
 demo: deps
 	@$(MAKE) --no-print-directory all guest
