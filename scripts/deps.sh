@@ -10,7 +10,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 
-PACKAGES="make gcc libc6-dev linux-headers-amd64 sparse
+PACKAGES="make gcc libc6-dev build-essential linux-headers-amd64 sparse
 	busybox-static iproute2 iperf3 cpio kmod xz-utils
 	python3 perl ethtool gnuplot-nox zstd bison flex pkg-config libmnl-dev dkms
 	valgrind debhelper dh-dkms lintian git $*"
