@@ -136,6 +136,15 @@ static inline u32 codel_time_to_us(codel_time_t t)
 #define REC_INV_SQRT_SHIFT	(32 - REC_INV_SQRT_BITS)
 #define REC_INV_SQRT_ONE	((u16)(~0U >> REC_INV_SQRT_SHIFT))
 
+/*
+ * Most drops one codel_dequeue() makes in its dropping loop.  How many
+ * drops are due depends on how long the queue went unserved and how much
+ * it holds, neither of which CoDel controls; past this many, the schedule
+ * restarts from now instead, so the work done under the qdisc lock is
+ * bounded.
+ */
+#define CODEL_MAX_DROPS_PER_DEQUEUE	256
+
 struct sk_buff;
 
 /* What codel_pkt_ops.event reports (tracepoints in the module). */
@@ -314,14 +323,18 @@ static inline void codel_newton_step(struct codel_vars *vars)
  * The control law, RFC 8289 section 3.3: the next drop is due
  * interval / sqrt(count) after t.  (interval * Q0.32) >> 32 is
  * reciprocal_scale(); open-coded to keep this file free of kernel calls.
+ * At least one tick: a small interval or a large count truncates the
+ * quotient to zero, and a schedule that never advances would drop every
+ * packet the dropping loop sees.
  */
 static inline codel_time_t codel_control_law(codel_time_t t,
 					     codel_time_t interval,
 					     u16 rec_inv_sqrt)
 {
 	u32 scale = (u32)rec_inv_sqrt << REC_INV_SQRT_SHIFT;
+	u32 step = (u32)(((u64)interval * scale) >> 32);
 
-	return t + (u32)(((u64)interval * scale) >> 32);
+	return t + (step ? step : 1);
 }
 
 /*
@@ -419,6 +432,7 @@ codel_dequeue(void *ctx, struct sk_buff *skb, codel_time_t now,
 	      struct codel_vars *vars, struct codel_stats *stats,
 	      const struct codel_pkt_ops *ops)
 {
+	unsigned int steps = 0;
 	bool drop;
 
 	stats->dequeue_calls++;
@@ -454,6 +468,14 @@ codel_dequeue(void *ctx, struct sk_buff *skb, codel_time_t now,
 			 */
 			while (vars->dropping &&
 			       codel_time_after_eq(now, vars->drop_next)) {
+				if (++steps > CODEL_MAX_DROPS_PER_DEQUEUE) {
+					/* Far behind: resume the schedule from now. */
+					vars->drop_next =
+						codel_control_law(now,
+								  params->interval,
+								  vars->rec_inv_sqrt);
+					break;
+				}
 				/* count may wrap: nothing divides by it */
 				vars->count++;
 				codel_newton_step(vars);

@@ -16,6 +16,11 @@
  * kernel whose CoDel keeps first_above_time across an empty dequeue
  * (Debian's 6.12.95) is probed for it, and then gets it cleared after each
  * empty dequeue; the number of traces that delta changes is reported.
+ * The 7.3 changes codel.h carries on every kernel are applied to older
+ * references at build time (deltas.sh); each has a scripted trace below
+ * that tells a reference with it from one without it.
+ *
+ * usage: codel-diff -x NAME: run only scripted trace NAME
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -140,6 +145,84 @@ static int ref_keeps_deadline(void)
 	return kept;
 }
 
+/*
+ * Scripted traces: fixed arrivals and departures that exercise one later
+ * mainline change each (docs/parity.md).  Times in microseconds after a
+ * start far from the codel-time wrap; every packet is 1000 bytes.
+ */
+struct step {
+	char		op;	/* 'e': enqueue n, 'd': n dequeues, 0: end */
+	uint64_t	t_us;
+	uint32_t	n;
+};
+
+static const struct script {
+	const char	*name;
+	const char	*what;
+	struct diff_cfg	cfg;
+	struct step	steps[6];
+} scripts[] = {
+	{
+		"one-tick",
+		"interval 2us: the control law's step truncates to 0, a loop whose drop_next never advances drops the queue",
+		{ .target_us = 500, .interval_us = 2, .mtu = 1514,
+		  .limit = 1000, .ce_threshold_us = UINT32_MAX },
+		{ { 'e', 0, 200 }, { 'd', 1000, 1 }, { 'd', 1010, 1 },
+		  { 'd', 1010, 3 }, { 0 } },
+	},
+	{
+		"drop-cap",
+		"a dropping queue of 2000 left unserved for 100 s: ~250000 drops due, 256 made",
+		{ .target_us = 5000, .interval_us = 100000, .mtu = 1514,
+		  .limit = 2000, .ce_threshold_us = UINT32_MAX },
+		{ { 'e', 0, 2000 }, { 'd', 10000, 1 }, { 'd', 200000, 1 },
+		  { 'd', 100000000, 2 }, { 0 } },
+	},
+};
+
+#define NSCRIPTS (sizeof(scripts) / sizeof(scripts[0]))
+
+/* Run one script on both sides; 1 if they ever differ. */
+static int run_script(const struct script *sc, int verbose)
+{
+	static struct diff_out ro, oo;
+	const uint64_t t0 = 1000000000ULL;
+	struct diff_state rs, os;
+	const struct step *st;
+	void *r = ref_new(&sc->cfg), *o = ours_new(&sc->cfg);
+	uint32_t i, ref_drops = 0, our_drops = 0;
+	int differ = 0;
+
+	/* To the end, whatever differs, so that the drop counts tell. */
+	for (st = sc->steps; st->op; st++) {
+		uint64_t now = t0 + st->t_us * 1000;
+
+		for (i = 0; i < st->n; i++) {
+			if (st->op == 'e') {
+				differ |= ref_enqueue(r, now, 1000, 0) !=
+					  ours_enqueue(o, now, 1000, 0);
+				continue;
+			}
+			ref_dequeue(r, now, &ro);
+			ours_dequeue(o, now, &oo);
+			ref_drops += ro.ndrops;
+			our_drops += oo.ndrops;
+			ref_state(r, &rs);
+			ours_state(o, &os);
+			differ |= !out_eq(&ro, &oo) || !state_eq(&rs, &os);
+		}
+	}
+	printf("script %s (%s): %s; drops ref %u ours %u\n", sc->name,
+	       sc->what, differ ? "DIFFERENT" : "equal", ref_drops, our_drops);
+	if (differ && verbose) {
+		print_state("ref ", &rs);
+		print_state("ours", &os);
+	}
+	ref_free(r);
+	ours_free(o);
+	return differ;
+}
+
 struct trace_result {
 	uint64_t	events;
 	int		failed;		/* a difference was found */
@@ -260,21 +343,32 @@ differ:
 int main(int argc, char **argv)
 {
 	uint64_t seed = 1, ntraces = 128, nevents = 10000, events = 0, i;
-	unsigned int failed = 0, delta_traces = 0;
+	unsigned int failed = 0, delta_traces = 0, scripts_differ = 0;
 	struct trace_result sum = { 0 };
+	const char *only = NULL;
 	int opt, verbose = 0, keeps;
 
-	while ((opt = getopt(argc, argv, "s:t:e:v")) != -1) {
+	while ((opt = getopt(argc, argv, "s:t:e:vx:")) != -1) {
 		switch (opt) {
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 't': ntraces = strtoull(optarg, NULL, 0); break;
 		case 'e': nevents = strtoull(optarg, NULL, 0); break;
 		case 'v': verbose = 1; break;
+		case 'x': only = optarg; break;
 		default:
-			fprintf(stderr, "usage: %s [-s SEED] [-t TRACES] [-e EVENTS] [-v]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-s SEED] [-t TRACES] [-e EVENTS] [-v] [-x SCRIPT]\n", argv[0]);
 			return 2;
 		}
 	}
+	if (only) {
+		for (i = 0; i < NSCRIPTS; i++)
+			if (!strcmp(scripts[i].name, only))
+				return run_script(&scripts[i], verbose);
+		fprintf(stderr, "codel-diff: no script %s\n", only);
+		return 2;
+	}
+	for (i = 0; i < NSCRIPTS; i++)
+		scripts_differ += run_script(&scripts[i], verbose);
 	keeps = ref_keeps_deadline();
 	printf("reference %s first_above_time on an empty dequeue%s\n",
 	       keeps ? "keeps" : "clears",
@@ -308,5 +402,5 @@ int main(int argc, char **argv)
 		printf("coverage too thin to judge: some path never ran\n");
 		return 1;
 	}
-	return failed ? 1 : 0;
+	return failed || scripts_differ ? 1 : 0;
 }

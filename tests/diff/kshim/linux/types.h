@@ -29,6 +29,14 @@
 #define do_div(n, base) ({ u32 __rem = (u64)(n) % (base); \
 			   (n) = (u64)(n) / (base); __rem; })
 
+/* As <linux/minmax.h>, without its type checks. */
+#define max_t(type, a, b) \
+	({ type __a = (a); type __b = (b); __a > __b ? __a : __b; })
+
+/* As <asm-generic/rwonce.h>: plain accesses in a single thread. */
+#define READ_ONCE(x)		(x)
+#define WRITE_ONCE(x, val)	((x) = (val))
+
 /* As <linux/reciprocal_div.h>. */
 static inline u32 reciprocal_scale(u32 val, u32 ep_ro)
 {
