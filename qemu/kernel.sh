@@ -13,21 +13,35 @@ cache=$top/build/cache
 dir=$top/build/kernel/$rel
 [ -e "$dir/.done" ] && exit 0
 
+APT_CONFIG=$("$top/scripts/apt.sh" "$("$top/scripts/kernel-release.sh" --debian "$rel")")
+export APT_CONFIG
+# The image, and from 7.3 on the packages it was split into (the kernel
+# binary, its modules, modules.order and friends): linux-binary-REL,
+# linux-modules-REL, linux-base-REL among its Depends.
+image=linux-image-$rel
+apt-cache show "$image" >/dev/null 2>&1 || image=linux-image-$rel-unsigned
+pkgs="$image $(apt-cache show "$image" | sed -n '0,/^Depends:/s/^Depends: //p' |
+	tr ',|' '\n\n' | sed -n "s/^ *\(linux-\(base\|binary\|modules\)-$rel\)\( .*\)\?$/\1/p")"
 mkdir -p "$cache"
-deb=$(ls "$cache/linux-image-${rel}_"*.deb "$cache/linux-image-$rel-unsigned_"*.deb \
-	2>/dev/null | tail -n 1 || true)
-if [ -z "$deb" ]; then
-	# Through the private APT configuration, which also sees backports.
-	APT_CONFIG=$("$top/scripts/apt.sh")
-	export APT_CONFIG
-	(cd "$cache" && apt-get -q download "linux-image-$rel")
-	deb=$(ls "$cache/linux-image-${rel}_"*.deb | tail -n 1)
-fi
 rm -rf "$dir"
 mkdir -p "$dir/root"
-dpkg-deb -x "$deb" "$dir/root"
+for p in $pkgs; do
+	deb=$(ls "$cache/${p}_"*.deb 2>/dev/null | tail -n 1 || true)
+	if [ -z "$deb" ]; then
+		(cd "$cache" && apt-get -q download "$p")
+		deb=$(ls "$cache/${p}_"*.deb | tail -n 1)
+	fi
+	dpkg-deb -x "$deb" "$dir/root"
+	echo "$(basename "$deb")" >>"$dir/debs"
+done
+# Merged /usr (7.3's packages ship usr/lib/modules only).
+[ -e "$dir/root/lib" ] || ln -s usr/lib "$dir/root/lib"
 depmod -b "$dir/root" "$rel"
-cp "$dir/root/boot/vmlinuz-$rel" "$dir/vmlinuz"
+if [ -e "$dir/root/boot/vmlinuz-$rel" ]; then
+	cp "$dir/root/boot/vmlinuz-$rel" "$dir/vmlinuz"
+else
+	cp "$dir/root/lib/modules/$rel/vmlinuz" "$dir/vmlinuz"
+fi
 
 # The bzImage is a compressed ELF behind a setup stub (XZ in 6.1, zstd in
 # 6.12): find the first stream that decompresses to an ELF.
@@ -47,4 +61,4 @@ else
 	echo "kernel.sh: could not extract vmlinux; booting the bzImage" >&2
 	rm -f "$dir/vmlinux"
 fi
-echo "$(basename "$deb")" >"$dir/.done"
+cp "$dir/debs" "$dir/.done"

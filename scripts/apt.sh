@@ -1,59 +1,66 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
 #
-# The project's private APT configuration, under build/apt: the archive
-# entries of the system's own sources, with deb-src added, plus
-# bookworm-backports (the 6.12 kernel series), each with its own lists and
-# cache.  The system's APT configuration is never touched.  Prints the
-# path to give APT_CONFIG; refreshes the lists once (and again with
-# --update).
+# scripts/apt.sh [--update] [RELEASE]: the project's private APT
+# configuration for a Debian release (default: bookworm, the host's),
+# under build/apt/RELEASE: deb and deb-src entries for RELEASE,
+# RELEASE-updates, RELEASE-backports and RELEASE-security from the
+# archives the host's APT sources name, with their own lists and cache.
+# The system's APT configuration is never touched.  Prints the path to
+# give APT_CONFIG; refreshes the lists once (and again with --update).
+# The dpkg status is the host's for bookworm (make deps installs through
+# it), an empty one of its own for any other release (downloads only).
 #
-#   APT_CONFIG=$(scripts/apt.sh) apt-get download PACKAGE
+#   APT_CONFIG=$(scripts/apt.sh trixie) apt-get download PACKAGE
 set -eu
+update=
+[ "${1:-}" != --update ] || { update=1; shift; }
+rel=${1:-bookworm}
 top=$(cd "$(dirname "$0")/.." && pwd)
-apt=$top/build/apt
+apt=$top/build/apt/$rel
 conf=$apt/apt.conf
 
-# The stamp names this layout (with backports): a build/apt written by an
-# older tree, without it, is rewritten.
-if [ ! -e "$apt/.configured-v2" ]; then
-	rm -rf "$apt/sources.list.d" "$apt/state/lists"
+if [ ! -e "$apt/.configured-v3" ]; then
+	rm -rf "$apt"
 	mkdir -p "$apt/sources.list.d" "$apt/state/lists/partial" \
 		"$apt/cache/archives/partial"
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -e "$f" ] || continue
-		sed 's/^Types:.*/Types: deb deb-src/' "$f" >"$apt/sources.list.d/$(basename "$f")"
-	done
-	if [ -s /etc/apt/sources.list ]; then
-		grep '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' >"$apt/sources.list"
-	else
-		: >"$apt/sources.list"
-	fi
-	# Backports lives in the main archive under its own suite: reuse the
-	# URI and keyring of the entry that serves "bookworm".
-	uri=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null |
-		grep -v security | head -n 1)
-	uri=${uri:-http://deb.debian.org/debian}
-	cat >"$apt/sources.list.d/backports.sources" <<EOF
+	uris=$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
+		sed -n 's/^URIs: *//p; s/^deb \(\[[^]]*\] \)\?\([^ ]*\) .*/\2/p' || true)
+	archive=$(echo "$uris" | grep -m 1 '/debian/\?$' || echo http://deb.debian.org/debian)
+	security=$(echo "$uris" | grep -m 1 '/debian-security/\?$' ||
+		echo http://deb.debian.org/debian-security)
+	cat >"$apt/sources.list.d/debian.sources" <<EOS
 Types: deb deb-src
-URIs: $uri
-Suites: bookworm-backports
+URIs: $archive
+Suites: $rel $rel-updates $rel-backports
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
+
+Types: deb deb-src
+URIs: $security
+Suites: $rel-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOS
+	: >"$apt/sources.list"
+	status=/var/lib/dpkg/status
+	. /etc/os-release
+	if [ "$rel" != "$VERSION_CODENAME" ]; then
+		status=$apt/state/status
+		: >"$status"
+	fi
 	cat >"$conf" <<CONF
 Dir::Etc::SourceList "$apt/sources.list";
 Dir::Etc::SourceParts "$apt/sources.list.d";
 Dir::State "$apt/state";
-Dir::State::status "/var/lib/dpkg/status";
+Dir::State::status "$status";
 Dir::Cache "$apt/cache";
 APT::Sandbox::User "root";
 CONF
-	rm -f "$apt/.updated"
-	touch "$apt/.configured-v2"
+	touch "$apt/.configured-v3"
 fi
-if [ ! -e "$apt/.updated" ] || [ "${1:-}" = --update ]; then
-	APT_CONFIG=$conf apt-get -q update >&2
+if [ ! -e "$apt/.updated" ] || [ -n "$update" ]; then
+	APT_CONFIG=$conf apt-get -qq update >&2
 	touch "$apt/.updated"
 fi
 echo "$conf"

@@ -23,7 +23,7 @@ if [ -e "$root/.done" ]; then
 	exit 0
 fi
 
-APT_CONFIG=$("$top/scripts/apt.sh")
+APT_CONFIG=$("$top/scripts/apt.sh" "$("$top/scripts/kernel-release.sh" --debian "$rel")")
 export APT_CONFIG
 cache=$top/build/cache
 mkdir -p "$cache"
@@ -42,8 +42,8 @@ for p in "linux-headers-$rel" $deps; do
 	dpkg-deb -x "$deb" "$root"
 done
 # The packages name each other by absolute /usr/src paths (the top
-# Makefile's include); the scripts/tools links are relative and work as
-# they are.
-sed -i "s|include /usr/src/|include $root/usr/src/|" "$kdir/Makefile"
+# Makefile's include, and from 7.3 its KBUILD_OUTPUT); the scripts/tools
+# links are relative and work as they are.
+sed -i "s#^\(include \|KBUILD_OUTPUT=\)/usr/src/#\1$root/usr/src/#" "$kdir/Makefile"
 touch "$root/.done"
 echo "$kdir"

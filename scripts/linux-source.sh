@@ -25,7 +25,7 @@ if [ -e "$stamp" ]; then
 	echo "$dest"
 	exit 0
 fi
-APT_CONFIG=$("$top/scripts/apt.sh")
+APT_CONFIG=$("$top/scripts/apt.sh" "$("$top/scripts/kernel-release.sh" --debian "$rel")")
 export APT_CONFIG
 # The image's package version names the source; 6.1.192-3 -> series 6.1.
 ver=$(apt-cache show "linux-image-$rel" "linux-image-$rel-unsigned" 2>/dev/null |
