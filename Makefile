@@ -24,7 +24,11 @@
 
 KERNELRELEASE ?= $(shell scripts/kernel-release.sh)
 KDIR ?= $(if $(KERNELRELEASE),$(shell scripts/kernel-headers.sh $(KERNELRELEASE)))
-KERNELS ?= $(KERNELRELEASE) $(shell scripts/kernel-release.sh 6.12)
+KERNELS ?= $(KERNELRELEASE) $(foreach s,6.12 trixie trixie-backports,$(shell scripts/kernel-release.sh $(s)))
+# A kernel of another Debian release is built with that release's compiler,
+# in its build root (scripts/in-root.sh): trixie's need gcc-14.
+DEBIAN_RELEASE := $(if $(KERNELRELEASE),$(shell scripts/kernel-release.sh --debian $(KERNELRELEASE)))
+KBUILD := $(if $(filter-out bookworm,$(DEBIAN_RELEASE)),scripts/in-root.sh $(DEBIAN_RELEASE)) $(MAKE)
 BUILD := build
 MODDIR := $(BUILD)/module/$(KERNELRELEASE)
 MODULE := $(MODDIR)/sch_codel.ko
@@ -67,7 +71,7 @@ $(MODULE): $(MOD_SRCS)
 	@test -e "$(KDIR)/Makefile" || { echo "no kernel build tree at $(KDIR)" >&2; exit 1; }
 	@mkdir -p $(MODDIR)
 	@for f in $(MOD_SRCS); do ln -sf $(CURDIR)/$$f $(MODDIR)/$$f; done
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(MODDIR) $(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
+	$(KBUILD) -C $(KDIR) M=$(CURDIR)/$(MODDIR) $(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
 
 # Everything qemu/run boots: module, Debian's kernel image, initramfs.
 guest: headers

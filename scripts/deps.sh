@@ -13,7 +13,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 PACKAGES="make gcc libc6-dev build-essential linux-headers-amd64 sparse
 	busybox-static iproute2 iperf3 cpio kmod xz-utils
 	python3 perl ethtool gnuplot-nox zstd bison flex pkg-config libmnl-dev dkms
-	valgrind debhelper dh-dkms lintian git $*"
+	valgrind debhelper dh-dkms lintian git debootstrap python3-scapy $*"
 
 # apt_install ARGS...: apt-get install ARGS, output to build/deps.log,
 # its tail shown if it fails.

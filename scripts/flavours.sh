@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
 #
 # make flavours: build the module with W=1 against the headers of each
-# Debian kernel flavour given, in both supported series (Debian 12's 6.1
-# and bookworm-backports' 6.12).  Headers that are not installed are
-# unpacked under build/headers (scripts/kernel-headers.sh), never
-# installed.  Any compiler warning fails.
+# Debian kernel flavour given, in every supported series (6.1, 6.12,
+# trixie, trixie-backports; trixie's in its build root, scripts/in-root.sh).
+# Headers that are not installed are unpacked under build/headers
+# (scripts/kernel-headers.sh), never installed.  Any compiler warning
+# fails.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 rc=0
-for series in 6.1 6.12; do
+for series in 6.1 6.12 trixie trixie-backports; do
 	for f in "$@"; do
 		rel=$("$top/scripts/kernel-release.sh" "$series" "$f")
 		if [ -z "$rel" ]; then

@@ -12,7 +12,8 @@
 # when they all pass.  Prints a table (also build/mutate/table.md) and
 # exits 1 if any mutant survived or could not be built.
 #
-# A "Kernel: SERIES" line (6.1, 6.12) runs that mutant on that series.
+# A "Kernel: SERIES" line (a scripts/kernel-release.sh series) runs that
+# mutant on that series.
 # Environment: KERNELRELEASE (default: Debian's 6.1), as for make; KERNELS,
 # the kernels the differential test compares with (default: both series);
 # MUTATE_GUEST_TESTS, guest tests to run instead of each guest mutant's own
@@ -41,7 +42,7 @@ fi
 # guest tests get tdc and the fuzzer as in make check.
 make -s guest fuzz tc KERNELRELEASE="$rel" >&2
 scripts/tdc-prepare.sh "$rel" >/dev/null
-KERNELS=${KERNELS:-"$rel $(scripts/kernel-release.sh 6.12)"}
+KERNELS=${KERNELS:-$(scripts/kernel-release.sh all | tr "\n" " ")}
 
 # mutant_release PATCH: the kernel a mutant runs on: this run's, or the
 # series its "Kernel: SERIES" line names (a bug only that kernel's parents

@@ -40,12 +40,23 @@ for rel in "$@"; do
 	mkdir -p "$scratch"
 	for f in Kbuild dkms.conf $files; do ln -s "$top/$f" "$scratch/$f"; done
 	log=$scratch/build.log
-	make -s -C "$kdir" M="$scratch" W=1 C=2 modules >"$log" 2>&1 || rc=1
+	wrap=
+	debian=$("$top/scripts/kernel-release.sh" --debian "$rel")
+	[ "$debian" = bookworm ] || wrap="$top/scripts/in-root.sh $debian"
+	$wrap make -s -C "$kdir" M="$scratch" W=1 C=2 modules >"$log" 2>&1 || rc=1
+	# 7.3's kbuild turns C=2 off when sparse cannot parse what its
+	# headers use (__typeof_unqual__): Debian's sparse 0.6.4 cannot.
+	# That is said, not passed off as clean.
+	checker="checkpatch --strict, sparse and W=1 clean"
+	if grep -q "specified, but .* is not available or not up to date" "$log"; then
+		checker="checkpatch --strict and W=1 clean; sparse NOT RUN: this kernel's kbuild refuses $($wrap sparse --version)"
+		sed -i "/specified, but .* is not available or not up to date/d; /checker-valid.sh: No such file/d" "$log"
+	fi
 	grep -v "^Skipping BTF generation" "$log" || true
 	if grep -qi "warning\|error" "$log"; then
 		echo "style: $rel: compiler or sparse warnings above" >&2
 		rc=1
 	fi
-	[ $rc != 0 ] || echo "style: $rel: checkpatch --strict, sparse and W=1 clean"
+	[ $rc != 0 ] || echo "style: $rel: $checker"
 done
 exit $rc
