@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause */
 /*
- * Every difference between the kernels sch_codel builds for (Debian 12's
- * 6.1 and bookworm-backports' 6.12), in one place.  Each entry names the
+ * Every difference between the kernels sch_codel builds for (the support
+ * matrix of docs/kernels.md), in one place.  Each entry names the
  * release that introduced the change and is keyed on what the headers
  * define or on LINUX_VERSION_CODE; sch_codel.c, codel_trace.h and codel.h
  * hold no version test.  checkpatch warns about LINUX_VERSION_CODE in
@@ -32,13 +32,73 @@
 #endif
 
 /*
- * Drop reasons given to kfree_skb_reason().  Mainline later split
- * SKB_DROP_REASON_QDISC_DROP into qdisc-specific reasons (over the limit
- * at enqueue vs congestion at dequeue); no supported kernel has them, so
- * both are QDISC_DROP here and the codel_skb_drop event tells them apart.
- * A kernel that has them gets an entry here.
+ * 6.19: qdisc-specific drop reasons (<net/dropreason-qdisc.h>, which
+ * <net/sch_generic.h> includes and whose DEFINE_QDISC_DROP_REASON stays
+ * defined): over the
+ * limit at enqueue (OVERLIMIT, also for memory_limit, as fq_codel) and
+ * congestion at dequeue (CONGESTED), carried in the skb's tc cb to the
+ * qdisc:qdisc_drop tracepoint.  Before, every qdisc drop is
+ * SKB_DROP_REASON_QDISC_DROP and only our codel_skb_drop event tells
+ * them apart.
  */
-#define CODEL_SKB_DROP_OVERLIMIT	SKB_DROP_REASON_QDISC_DROP
-#define CODEL_SKB_DROP_CONGESTED	SKB_DROP_REASON_QDISC_DROP
+#ifdef DEFINE_QDISC_DROP_REASON
+static inline int codel_drop_at_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+					struct sk_buff **to_free)
+{
+	return qdisc_drop_reason(skb, sch, to_free, QDISC_DROP_OVERLIMIT);
+}
+
+static inline void codel_free_overlimit(struct sk_buff *skb)
+{
+	kfree_skb_reason(skb, (enum skb_drop_reason)QDISC_DROP_OVERLIMIT);
+}
+#else
+static inline int codel_drop_at_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+					struct sk_buff **to_free)
+{
+	return qdisc_drop(skb, sch, to_free);
+}
+
+static inline void codel_free_overlimit(struct sk_buff *skb)
+{
+	kfree_skb_reason(skb, SKB_DROP_REASON_QDISC_DROP);
+}
+#endif
+
+/*
+ * 6.19: a qdisc flagged TCQ_F_DEQUEUE_DROPS hands the packets it drops in
+ * ->dequeue() to qdisc_dequeue_drop(), which chains them on the root
+ * qdisc's to_free list (when the root is flagged too) to be freed after
+ * the qdisc lock is released, as the kernel's own codel does.  Before,
+ * they are freed at once.
+ */
+#ifdef TCQ_F_DEQUEUE_DROPS
+#define CODEL_SCH_FLAGS		TCQ_F_DEQUEUE_DROPS
+
+static inline void codel_drop_at_dequeue(struct Qdisc *sch, struct sk_buff *skb)
+{
+	qdisc_dequeue_drop(sch, skb, QDISC_DROP_CONGESTED);
+}
+#else
+#define CODEL_SCH_FLAGS		0
+
+static inline void codel_drop_at_dequeue(struct Qdisc *sch, struct sk_buff *skb)
+{
+	kfree_skb_reason(skb, SKB_DROP_REASON_QDISC_DROP);
+}
+#endif
+
+/*
+ * 6.19: byte and packet statistics count segments: qdisc_skb_cb()->pkt_segs
+ * is set before enqueue, and a segment made from a GSO packet (which
+ * inherits its cb) is one again, as sch_tbf sets it.
+ */
+static inline void codel_segment_cb_init(struct sk_buff *seg)
+{
+	qdisc_skb_cb(seg)->pkt_len = seg->len;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 19, 0)
+	qdisc_skb_cb(seg)->pkt_segs = 1;
+#endif
+}
 
 #endif /* _SCH_CODEL_COMPAT_H */

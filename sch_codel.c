@@ -205,7 +205,7 @@ static codel_time_t codel_pkt_time(const struct sk_buff *skb)
 static void codel_pkt_drop(struct sk_buff *skb, void *ctx)
 {
 	trace_codel_skb_drop(ctx, skb, CODEL_DROP_CONGESTED);
-	kfree_skb_reason(skb, CODEL_SKB_DROP_CONGESTED);
+	codel_drop_at_dequeue(ctx, skb);
 	qdisc_qstats_drop(ctx);
 }
 
@@ -373,7 +373,7 @@ static noinline int codel_drop_overlimit(struct sk_buff *skb, struct Qdisc *sch,
 
 	WRITE_ONCE(q->drop_overlimit, q->drop_overlimit + 1);
 	trace_codel_skb_drop(sch, skb, CODEL_DROP_OVERLIMIT);
-	return qdisc_drop(skb, sch, to_free);
+	return codel_drop_at_enqueue(skb, sch, to_free);
 }
 
 static noinline int codel_drop_overmemory(struct sk_buff *skb, struct Qdisc *sch,
@@ -383,7 +383,7 @@ static noinline int codel_drop_overmemory(struct sk_buff *skb, struct Qdisc *sch
 
 	WRITE_ONCE(q->drop_overmemory, q->drop_overmemory + 1);
 	trace_codel_skb_drop(sch, skb, CODEL_DROP_MEMORY);
-	return qdisc_drop(skb, sch, to_free);
+	return codel_drop_at_enqueue(skb, sch, to_free);
 }
 
 static int codel_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
@@ -428,7 +428,7 @@ static noinline int codel_enqueue_segs(struct sk_buff *skb, struct Qdisc *sch,
 		unsigned int seg_len = segs->len;
 
 		skb_mark_not_on_list(segs);
-		qdisc_skb_cb(segs)->pkt_len = seg_len;
+		codel_segment_cb_init(segs);
 		if (codel_enqueue_one(segs, sch, to_free) == NET_XMIT_SUCCESS) {
 			nb++;
 			len += seg_len;
@@ -440,7 +440,7 @@ static noinline int codel_enqueue_segs(struct sk_buff *skb, struct Qdisc *sch,
 		return NET_XMIT_SUCCESS;
 	}
 	/* Every segment was dropped over the limit (and traced so). */
-	kfree_skb_reason(skb, CODEL_SKB_DROP_OVERLIMIT);
+	codel_free_overlimit(skb);
 	return NET_XMIT_DROP;
 }
 
@@ -708,7 +708,7 @@ static int codel_init(struct Qdisc *sch, struct nlattr *opt,
 			return err;
 	}
 	/* limit >= 1 always holds, so an idle qdisc may be bypassed. */
-	sch->flags |= TCQ_F_CAN_BYPASS;
+	sch->flags |= TCQ_F_CAN_BYPASS | CODEL_SCH_FLAGS;
 	return 0;
 }
 
