@@ -269,6 +269,7 @@ drop_reasons_traced() {
 	echo >$T/trace
 	echo 1 >$T/events/codel/codel_skb_drop/enable
 	echo 1 >$T/events/skb/kfree_skb/enable
+	[ ! -e $T/events/qdisc/qdisc_drop ] || echo 1 >$T/events/qdisc/qdisc_drop/enable
 	echo 1 >$T/tracing_on
 	udp_burst 3M 1
 	echo 0 >$T/tracing_on
@@ -279,7 +280,25 @@ drop_reasons_traced() {
 	check_cmp "$(( $1 - $2 ))" -gt 0 "no CoDel drops"
 	check_eq "$(trace_reason overlimit)" "$2" "overlimit events vs drop_overlimit"
 	check_eq "$(trace_reason congested)" "$(( $1 - $2 ))" "congested events vs CoDel drops"
-	check_eq "$qdisc_drops" "$1" "kfree_skb reason QDISC_DROP vs codel's drops"
+	if [ -e $T/events/qdisc/qdisc_drop ]; then
+		# Qdisc drop reasons (6.19 on): the tail drops go through the
+		# root's to_free list, traced by qdisc:qdisc_drop as OVERLIMIT and
+		# freed as QDISC_DROP; CoDel's own, under this HTB root (which
+		# takes no dequeue drops), are freed at once with their qdisc
+		# reason, CONGESTED, as the in-tree codel's are.
+		congested=$(sed -n 's/.*{ *\([0-9]*\), *"CONGESTED" *}.*/\1/p' \
+			$T/events/qdisc/qdisc_drop/format)
+		congested=$(printf 'reason: 0x%x$' "${congested:-0}")
+		diag "qdisc:qdisc_drop OVERLIMIT $(grep -c 'qdisc_drop: .*reason=OVERLIMIT$' $T/trace); kfree_skb ${congested%$} $(grep -c "kfree_skb: .*$congested" $T/trace)"
+		check_eq "$(grep -c 'qdisc_drop: .*reason=OVERLIMIT$' $T/trace)" "$2" \
+			"qdisc:qdisc_drop OVERLIMIT vs drop_overlimit"
+		check_eq "$qdisc_drops" "$2" "kfree_skb QDISC_DROP (the to_free list) vs drop_overlimit"
+		check_eq "$(grep -c "kfree_skb: .*$congested" $T/trace)" "$(( $1 - $2 ))" \
+			"kfree_skb with the CONGESTED reason vs CoDel drops"
+		echo 0 >$T/events/qdisc/qdisc_drop/enable
+	else
+		check_eq "$qdisc_drops" "$1" "kfree_skb reason QDISC_DROP vs codel's drops"
+	fi
 	# A trim: a queue of hundreds held by a codel that never drops, then
 	# limit 5 with no arrivals (the client is killed; stock tc is fast).
 	$TCP qdisc change dev eth0 parent 1:10 handle 10: codel limit 1000 target 100s interval 100s
