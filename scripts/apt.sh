@@ -24,11 +24,8 @@ if [ ! -e "$apt/.configured-v3" ]; then
 	rm -rf "$apt"
 	mkdir -p "$apt/sources.list.d" "$apt/state/lists/partial" \
 		"$apt/cache/archives/partial"
-	uris=$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
-		sed -n 's/^URIs: *//p; s/^deb \(\[[^]]*\] \)\?\([^ ]*\) .*/\2/p' || true)
-	archive=$(echo "$uris" | grep -m 1 '/debian/\?$' || echo http://deb.debian.org/debian)
-	security=$(echo "$uris" | grep -m 1 '/debian-security/\?$' ||
-		echo http://deb.debian.org/debian-security)
+	archive=$("$top/scripts/archive-uri.sh")
+	security=$("$top/scripts/archive-uri.sh" debian-security)
 	cat >"$apt/sources.list.d/debian.sources" <<EOS
 Types: deb deb-src
 URIs: $archive

@@ -30,10 +30,8 @@ done
 
 # The archive and security URIs of the host's Debian sources (deb822 or
 # one-line), as a fresh install of SUITE would have them.
-uris=$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
-	sed -n 's/^URIs: *//p; s/^deb \(\[[^]]*\] \)\?\([^ ]*\) .*/\2/p' || true)
-archive=$(echo "$uris" | grep -m 1 '/debian/\?$' || echo http://deb.debian.org/debian)
-security=$(echo "$uris" | grep -m 1 '/debian-security/\?$' || echo http://deb.debian.org/debian-security)
+archive=$("$top/scripts/archive-uri.sh")
+security=$("$top/scripts/archive-uri.sh" debian-security)
 
 mounted() { findmnt -rn -o TARGET | grep -E "^$root(/|$)" || true; }
 

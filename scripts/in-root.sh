@@ -26,9 +26,7 @@ mkdir -p "$top/build/roots"
 	if [ "$(cat "$root/.packages" 2>/dev/null)" != "$stamp" ]; then
 		echo "in-root: making the $rel build root (debootstrap)" >&2
 		rm -rf "$root"
-		uris=$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
-			sed -n 's/^URIs: *//p; s/^deb \(\[[^]]*\] \)\?\([^ ]*\) .*/\2/p' || true)
-		archive=$(echo "$uris" | grep -m 1 '/debian/\?$' || echo http://deb.debian.org/debian)
+		archive=$("$top/scripts/archive-uri.sh")
 		# shellcheck disable=SC2086
 		debootstrap --variant=minbase --include="$(echo $packages | tr ' ' ,)" \
 			--keyring=/usr/share/keyrings/debian-archive-keyring.gpg \
