@@ -8,7 +8,8 @@
 # short second boot with the multiqueue NICs for the mq test; CHECK_NO_MQ=1
 # leaves it out), then one summary line over all of them.  CHECK_ONLY=guest runs the guest suites
 # alone (make check-debug), CHECK_LOG and GUEST_TIMEOUT adjust where logs go
-# and how long the guest may take.  Exit status non-zero on any failure, including
+# and how long the guest may take; DIFF_KERNELS, the kernels of the
+# differential test if not those.  Exit status non-zero on any failure, including
 # a guest that panicked, hung or logged a kernel warning.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,7 +50,7 @@ start=$(date +%s)
 if [ -z "$only" ]; then
 	suite unit make -s unit
 	suite sim tests/host/sim.sh
-	suite diff tests/host/diff.sh $kernels
+	suite diff tests/host/diff.sh ${DIFF_KERNELS:-$kernels}
 	suite host tests/host/packaging.sh
 	suite deb tests/host/deb.sh
 fi
