@@ -20,7 +20,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 apt=$top/build/apt/$rel
 conf=$apt/apt.conf
 
-if [ ! -e "$apt/.configured-v3" ]; then
+# Made anew if missing, or made for a tree at another path (moved or
+# copied: its paths name the old place).
+if [ ! -e "$apt/.configured-v3" ] || ! grep -qF "\"$apt/" "$conf"; then
 	rm -rf "$apt"
 	mkdir -p "$apt/sources.list.d" "$apt/state/lists/partial" \
 		"$apt/cache/archives/partial"
