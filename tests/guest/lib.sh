@@ -287,7 +287,8 @@ mq_up() {
 	# virtio-net enables one queue pair per vCPU (2): all four, please.
 	ethtool -L eth2 combined 4 >/dev/null 2>&1
 	ip netns exec mqfar ethtool -L eth3 combined 4 >/dev/null 2>&1
-	# No XPS: the flow hash alone picks the tx queue.
+	# No XPS: what picks a tx queue is the test's (codel-scale.sh pins
+	# its load with skbedit), never the CPU that sent.
 	for x in /sys/class/net/eth2/queues/tx-*/xps_cpus; do echo 0 >"$x"; done 2>/dev/null
 }
 
