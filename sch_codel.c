@@ -126,9 +126,6 @@
  */
 #define CODEL_MEMORY_LIMIT_MAX	BIT(31)
 
-/* Smallest interval that is at least one 1024 ns codel time unit. */
-#define CODEL_INTERVAL_MIN_US	2
-
 /**
  * struct codel_sched_data - per-qdisc private data
  * @params:	configuration
@@ -463,11 +460,6 @@ static struct netlink_range_validation codel_time_range = {
 	.max = CODEL_TIME_MAX_US,
 };
 
-static struct netlink_range_validation codel_interval_range = {
-	.min = CODEL_INTERVAL_MIN_US,
-	.max = CODEL_TIME_MAX_US,
-};
-
 static struct netlink_range_validation codel_memory_range = {
 	.min = 1,
 	.max = CODEL_MEMORY_LIMIT_MAX,
@@ -477,7 +469,7 @@ static struct netlink_range_validation codel_memory_range = {
 static const struct nla_policy codel_policy[TCA_CODEL_MAX + 1] = {
 	[TCA_CODEL_TARGET]	= NLA_POLICY_FULL_RANGE(NLA_U32, &codel_time_range),
 	[TCA_CODEL_LIMIT]	= NLA_POLICY_MIN(NLA_U32, 1),
-	[TCA_CODEL_INTERVAL]	= NLA_POLICY_FULL_RANGE(NLA_U32, &codel_interval_range),
+	[TCA_CODEL_INTERVAL]	= NLA_POLICY_FULL_RANGE(NLA_U32, &codel_time_range),
 	[TCA_CODEL_ECN]		= NLA_POLICY_MAX(NLA_U32, 1),
 	[TCA_CODEL_CE_THRESHOLD] = NLA_POLICY_FULL_RANGE(NLA_U32, &codel_time_range),
 };
@@ -518,7 +510,7 @@ static void codel_range_msg(struct netlink_ext_ack *extack, bool ext)
 		break;
 	case TCA_CODEL_INTERVAL:
 		NL_SET_ERR_MSG_ATTR_POL(extack, a, extack->policy,
-					"codel: interval must be from 2us to 100s");
+					"codel: interval must be at most 100s");
 		break;
 	case TCA_CODEL_CE_THRESHOLD:
 		NL_SET_ERR_MSG_ATTR_POL(extack, a, extack->policy,

@@ -258,8 +258,7 @@ static const char *main_range_msg(uint16_t type, uint32_t x)
 	case TCA_CODEL_CE_THRESHOLD:
 		return x <= TIME_MAX_US ? NULL : "codel: ce_threshold must be at most 100s";
 	case TCA_CODEL_INTERVAL:
-		return x >= 2 && x <= TIME_MAX_US ? NULL :
-		       "codel: interval must be from 2us to 100s";
+		return x <= TIME_MAX_US ? NULL : "codel: interval must be at most 100s";
 	case TCA_CODEL_LIMIT:
 		return x >= 1 ? NULL : "codel: limit must be at least 1 packet";
 	case TCA_CODEL_ECN:
