@@ -22,9 +22,10 @@ done
 [ -n "$only" ] || ALL_TESTS="$ALL_TESTS kmemleak_clean"
 kmemleak_baseline
 # What every test must leave as it found it (check_isolation in lib.sh).
-# The dummy driver, loaded on first use with numdummies=1, would add a
-# dummy0 then: load it now, with none.
+# The dummy and ifb drivers, loaded on first use, would add dummy0 or
+# ifb0 and ifb1 then (7.3's tdc loads ifb): load them now, with none.
 modprobe dummy numdummies=0
+modprobe ifb numifbs=0
 # qemu/run --mq's eth2 and eth3 get their default qdiscs (mq) when first
 # up, and keep them when down: up and down once, as a test leaves them.
 for d in eth2 eth3; do
