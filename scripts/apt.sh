@@ -6,6 +6,7 @@
 # under build/apt/RELEASE: deb and deb-src entries for RELEASE,
 # RELEASE-updates, RELEASE-backports and RELEASE-security from the
 # archives the host's APT sources name, with their own lists and cache.
+# sid (unstable) has none of those suites: its entries name sid alone.
 # The system's APT configuration is never touched.  Prints the path to
 # give APT_CONFIG; refreshes the lists once (and again with --update).
 # The dpkg status is the host's for bookworm (make deps installs through
@@ -28,12 +29,16 @@ if [ ! -e "$apt/.configured-v3" ] || ! grep -qF "\"$apt/" "$conf"; then
 		"$apt/cache/archives/partial"
 	archive=$("$top/scripts/archive-uri.sh")
 	security=$("$top/scripts/archive-uri.sh" debian-security)
+	suites="$rel $rel-updates $rel-backports"
+	[ "$rel" != sid ] || suites=sid
 	cat >"$apt/sources.list.d/debian.sources" <<EOS
 Types: deb deb-src
 URIs: $archive
-Suites: $rel $rel-updates $rel-backports
+Suites: $suites
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOS
+	[ "$rel" = sid ] || cat >>"$apt/sources.list.d/debian.sources" <<EOS
 
 Types: deb deb-src
 URIs: $security

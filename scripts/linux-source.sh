@@ -4,7 +4,8 @@
 # scripts/linux-source.sh [KERNELRELEASE]: print build/linux-src/REL, a
 # directory holding the few paths the project reads from that kernel's
 # exact Debian source (linux-source-SERIES at the version of
-# linux-image-REL): checkpatch, tc-testing, and the in-tree CoDel sources
+# linux-image-REL): scripts/ (checkpatch, the sparse check), tc-testing,
+# and the in-tree CoDel sources
 # the differential test compiles.  Fetched through the private APT
 # configuration, extracted once; nothing of it is committed.
 # Without an argument, the default kernel (scripts/kernel-release.sh).
@@ -15,8 +16,8 @@ rel=${1:-$("$top/scripts/kernel-release.sh")}
 # that source.
 [ ! -e "$top/build/kernel/$rel/source-release" ] || rel=$(cat "$top/build/kernel/$rel/source-release")
 dest=$top/build/linux-src/$rel
-stamp=$dest/.extracted
-PATHS="scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch
+stamp=$dest/.extracted-v2
+PATHS="scripts
 	tools/testing/selftests/tc-testing
 	include/net/codel.h include/net/codel_impl.h include/net/codel_qdisc.h
 	net/sched/sch_codel.c"
