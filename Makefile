@@ -101,8 +101,10 @@ $(UNIT): tests/unit/test-codel.c tests/unit/tap.h user/pktq.h codel.h user/shim/
 unit: $(UNIT) $(SIM)
 	$(UNIT)
 
-# tc with tc-patch/ applied, from Debian's iproute2 source.
+# tc with tc-patch/ applied, from Debian's iproute2 source; and the stock
+# tc 6.15 the guest tests the plugin with (downloaded, not installed).
 tc: $(TC)
+	@scripts/stock-tc.sh bookworm-backports >/dev/null
 
 $(TC): $(wildcard tc-patch/*.patch) scripts/build-tc.sh scripts/iproute2-source.sh
 	scripts/build-tc.sh

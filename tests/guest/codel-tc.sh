@@ -12,10 +12,14 @@ ALL_TESTS="$ALL_TESTS
 	tc_stock_and_patched_agree_after_traffic
 	tc_patched_on_intree_codel
 	tc_plugin_teaches_stock_tc
+	tc_plugin_teaches_stock_tc_615
 	tc_plugin_on_intree_prints_as_stock
 "
 
 PLUGIN=/usr/local/lib/tc-codel/q_codel.so
+# bookworm-backports' stock tc (iproute2 6.15, the iproute2 of trixie and
+# of bookworm-backports users), from make tc (scripts/stock-tc.sh).
+TC615=/usr/local/sbin/tc-6.15
 TCLIB=/usr/lib/x86_64-linux-gnu/tc
 
 require_patched() {
@@ -148,37 +152,51 @@ plugin_out() {
 	[ -z "$PLUGIN_MKDIR" ] || rmdir $TCLIB
 }
 
-tc_plugin_teaches_stock_tc() {
-	name="tc plugin: stock /usr/sbin/tc with q_codel.so parses and prints every extension as the patched tc"
+# plugin_teaches STOCK_TC NAME: STOCK_TC, with the plugin, parses and
+# prints every extension as the patched tc does.
+plugin_teaches() {
+	stock=$1 name=$2
 	[ -f $PLUGIN ] || { log_skip "$name" "tc-codel not built (make deb)"; return; }
 	require_patched "$name" || return
 	plugin_in
 	dummy_up
-	tc qdisc add dev d0 root handle 1: codel limit 50 ce_threshold 1ms ce_threshold_selector 0x1/0x3 split_gso memory_limit 1mb
+	$stock qdisc add dev d0 root handle 1: codel limit 50 ce_threshold 1ms ce_threshold_selector 0x1/0x3 split_gso memory_limit 1mb
 	check_err $? "stock tc with the plugin: add with every extension"
-	check_eq "$(tc qdisc show dev d0 | head -n 1 | sed 's/[[:space:]]*$//')" \
+	check_eq "$($stock qdisc show dev d0 | head -n 1 | sed 's/[[:space:]]*$//')" \
 		"qdisc codel 1: root refcnt 2 limit 50p target 5ms ce_threshold 999us interval 100ms ce_threshold_selector 0x1/0x3 split_gso memory_limit 1Mb" \
 		"stock tc shows the extensions"
 	"$FUZZ" --send 30 d0
 	for args in "-s qdisc show dev d0" "-s -j qdisc show dev d0" "-s -j -p qdisc show dev d0"; do
 		# shellcheck disable=SC2086
-		check_eq "$(tc $args 2>&1)" "$($TCP $args 2>&1)" "stock+plugin vs patched: tc $args"
+		check_eq "$($stock $args 2>&1)" "$($TCP $args 2>&1)" "stock+plugin vs patched: tc $args"
 	done
-	tc -s -j qdisc show dev d0 >/tmp/q.json
+	$stock -s -j qdisc show dev d0 >/tmp/q.json
 	json_check </tmp/q.json
 	check_err $? "stock tc -j with the plugin is not valid JSON"
 	case $(json_fields dequeue_calls sojourn_hist memory_used </tmp/q.json) in
 	"dequeue_calls="[0-9]*" sojourn_hist=["*" memory_used="[0-9]*) ;;
 	*) check_err 1 "our counters missing from stock tc's JSON: $(json_fields dequeue_calls sojourn_hist memory_used </tmp/q.json)" ;;
 	esac
-	tc qdisc change dev d0 root codel no_ce_threshold no_ce_threshold_selector no_split_gso memory_limit 32mb
+	$stock qdisc change dev d0 root codel no_ce_threshold no_ce_threshold_selector no_split_gso memory_limit 32mb
 	check_err $? "switching the extensions off"
-	check_eq "$(tc qdisc show dev d0 | head -n 1 | sed 's/[[:space:]]*$//')" \
+	check_eq "$($stock qdisc show dev d0 | head -n 1 | sed 's/[[:space:]]*$//')" \
 		"qdisc codel 1: root refcnt 2 limit 50p target 5ms interval 100ms" "all off again"
-	err=$(tc qdisc change dev d0 root codel ce_threshold_selector 0x4/0x3 2>&1)
+	err=$($stock qdisc change dev d0 root codel ce_threshold_selector 0x4/0x3 2>&1)
 	check_eq "$err" "Error: codel: ce_threshold_selector has bits outside its mask." "extack through the plugin"
 	plugin_out
 	log_test "$name"
+}
+
+tc_plugin_teaches_stock_tc() {
+	plugin_teaches tc \
+		"tc plugin: stock /usr/sbin/tc (6.1) with q_codel.so parses and prints every extension as the patched tc"
+}
+
+tc_plugin_teaches_stock_tc_615() {
+	name="tc plugin: bookworm-backports' stock tc 6.15 with q_codel.so parses and prints every extension as the patched tc"
+	[ -x $TC615 ] || { log_skip "$name" "no stock tc 6.15 (make tc)"; return; }
+	check_eq "$($TC615 -V | cut -d, -f2)" " iproute2-6.15.0" "precondition: tc 6.15"
+	plugin_teaches $TC615 "$name"
 }
 
 tc_plugin_on_intree_prints_as_stock() {
