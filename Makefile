@@ -32,8 +32,10 @@ KBUILD := $(if $(filter-out bookworm,$(DEBIAN_RELEASE)),scripts/in-root.sh $(DEB
 BUILD := build
 MODDIR := $(BUILD)/module/$(KERNELRELEASE)
 MODULE := $(MODDIR)/sch_codel.ko
-MOD_SRCS := Kbuild dkms.conf sch_codel.c codel.h codel_trace.h compat.h pkt_sched_codel.h
-VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+include sources.mk
+MOD_SRCS := Kbuild dkms.conf $(MODULE_SOURCES)
+# The one version: debian/changelog's latest entry.
+VERSION := $(shell dpkg-parsechangelog -SVersion)
 FLAVOURS := amd64 cloud-amd64 rt-amd64
 DESTDIR ?=
 
@@ -52,8 +54,7 @@ UNIT := $(BUILD)/test-codel
 	headers distclean guest tc install dkms-add flavours bench soak fuzz \
 	check-debug mutate deb
 
-all: headers
-	@$(MAKE) --no-print-directory module sim
+all: module sim
 
 # Install what is missing (Debian packages only); re-read the release after.
 deps:
@@ -61,17 +62,18 @@ deps:
 
 headers:
 	@test -n "$(KERNELRELEASE)" && test -e "$(KDIR)/Makefile" || \
-		scripts/deps.sh
+		{ echo "no kernel headers for '$(KERNELRELEASE)' at '$(KDIR)': run make deps" >&2; exit 1; }
 
 module: $(MODULE)
 
 # Kbuild builds in the directory it is pointed at; give it one per kernel
 # release under build/, holding links to the sources.
 $(MODULE): $(MOD_SRCS)
-	@test -e "$(KDIR)/Makefile" || { echo "no kernel build tree at $(KDIR)" >&2; exit 1; }
+	@test -e "$(KDIR)/Makefile" || { echo "no kernel build tree at '$(KDIR)': run make deps" >&2; exit 1; }
 	@mkdir -p $(MODDIR)
 	@for f in $(MOD_SRCS); do ln -sf $(CURDIR)/$$f $(MODDIR)/$$f; done
-	$(KBUILD) -C $(KDIR) M=$(CURDIR)/$(MODDIR) $(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
+	$(KBUILD) -C $(KDIR) M=$(CURDIR)/$(MODDIR) SCH_CODEL_VERSION=$(VERSION) \
+		$(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
 
 # Everything qemu/run boots: module, Debian's kernel image, initramfs.
 guest: headers
@@ -134,7 +136,7 @@ check-all: deps
 	@for r in $(KERNELS); do \
 		$(MAKE) --no-print-directory guest KERNELRELEASE=$$r || exit 1; \
 	done
-	CHECK_KERNELS="$(KERNELS)" scripts/check.sh
+	CHECK_KERNELS="$(KERNELS)" CHECK_DEB_RELEASES="bookworm trixie" scripts/check.sh
 
 # What CI runs (.ci/run), on a fresh machine: a minimal Debian 12 root made
 # anew under build/fresh, where make deps must install everything.  Tests
@@ -155,9 +157,9 @@ check-debug: deps
 	KERNELRELEASE=$$rel CHECK_ONLY=guest CHECK_NO_MQ=1 CHECK_LOG=build/check-debug \
 		GUEST_TIMEOUT=7200 scripts/check.sh
 
-# build/deb/sch-codel-dkms_VERSION_all.deb and tc-codel_VERSION_amd64.deb
-# (debhelper, dh-dkms; debian/), then lintian.  make check tests them.
-deb: deps
+# Snapshot packages of the committed HEAD under build/deb (scripts/deb.sh),
+# then lintian.  make check tests them.
+deb:
 	scripts/deb.sh
 
 # Not part of check: each tests/mutants/*.patch against the tests that
@@ -184,9 +186,10 @@ install: module
 
 # Sources to /usr/src/sch_codel-VERSION, registered with DKMS.
 dkms-add:
-	@command -v dkms >/dev/null || scripts/deps.sh dkms
+	@command -v dkms >/dev/null || { echo "dkms is not installed (make deps)" >&2; exit 1; }
 	install -d $(DESTDIR)/usr/src/sch_codel-$(VERSION)
-	install -m 0644 $(MOD_SRCS) $(DESTDIR)/usr/src/sch_codel-$(VERSION)/
+	install -m 0644 Kbuild $(MODULE_SOURCES) $(DESTDIR)/usr/src/sch_codel-$(VERSION)/
+	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf >$(DESTDIR)/usr/src/sch_codel-$(VERSION)/dkms.conf
 	dkms add -m sch_codel -v $(VERSION)
 
 # Build without warnings against each Debian flavour's headers, in
@@ -194,7 +197,7 @@ dkms-add:
 flavours:
 	scripts/flavours.sh $(FLAVOURS)
 
-style: headers
+style: deps
 	scripts/style.sh $(KERNELS)
 
 clean:

@@ -8,7 +8,9 @@
 # short second boot with the multiqueue NICs for the mq test; CHECK_NO_MQ=1
 # leaves it out), then one summary line over all of them.  CHECK_ONLY=guest runs the guest suites
 # alone (make check-debug), CHECK_LOG and GUEST_TIMEOUT adjust where logs go
-# and how long the guest may take; DIFF_KERNELS, the kernels of the
+# and how long the guest may take; CHECK_DEB_RELEASES, the Debian
+# releases whose fresh roots build and install the packages (make
+# check-all: bookworm trixie); DIFF_KERNELS, the kernels of the
 # differential test if not those.  Exit status non-zero on any failure, including
 # a guest that panicked, hung or logged a kernel warning.
 set -uo pipefail
@@ -52,7 +54,14 @@ if [ -z "$only" ]; then
 	suite sim tests/host/sim.sh
 	suite diff tests/host/diff.sh ${DIFF_KERNELS:-$kernels}
 	suite host tests/host/packaging.sh
+	suite tc-plugin tests/host/tc-plugin.sh
 	suite deb tests/host/deb.sh
+	# make check-all: the packages built and installed in fresh roots
+	# of each Debian release (clean-root build, lintian, install,
+	# upgrade, purge).
+	for r in ${CHECK_DEB_RELEASES:-}; do
+		suite "deb-$r" tests/host/deb-release.sh "$r"
+	done
 fi
 for rel in $kernels; do
 	tdc=$(scripts/tdc-prepare.sh "$rel")

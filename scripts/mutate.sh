@@ -25,7 +25,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 rel=${KERNELRELEASE:-$(scripts/kernel-release.sh)}
 scripts/kernel-headers.sh "$rel" >/dev/null
-srcs="Kbuild dkms.conf sch_codel.c codel.h codel_trace.h compat.h pkt_sched_codel.h"
+srcs="Kbuild dkms.conf $(scripts/module-sources.sh)"
 out=build/mutate
 mkdir -p "$out"
 

@@ -7,7 +7,7 @@
 # Usage: scripts/style.sh KERNELRELEASE...
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-files="sch_codel.c codel.h codel_trace.h compat.h pkt_sched_codel.h"
+files=$("$top/scripts/module-sources.sh")
 rc=0
 for rel in "$@"; do
 	src=$("$top/scripts/linux-source.sh" "$rel")

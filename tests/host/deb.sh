@@ -12,7 +12,8 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 . "$top/tests/tap.sh"
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+# The snapshot version make deb built (scripts/deb.sh).
+ver=$(cat build/deb/version 2>/dev/null)
 dkmsdeb=build/deb/sch-codel-dkms_${ver}_all.deb
 tcdeb=build/deb/tc-codel_${ver}_amd64.deb
 man=/usr/share/man/man8/tc-codel.8.gz
@@ -36,16 +37,35 @@ deb_contents() {
 		[ -f "$d" ] || check_err 1 "$d not built"
 	done
 	check_eq "$(contents "$dkmsdeb" | tr '\n' ' ')" \
-		"./usr/share/doc/sch-codel-dkms/changelog.gz ./usr/share/doc/sch-codel-dkms/copyright ./usr/src/sch_codel-$ver/Kbuild ./usr/src/sch_codel-$ver/codel.h ./usr/src/sch_codel-$ver/codel_trace.h ./usr/src/sch_codel-$ver/compat.h ./usr/src/sch_codel-$ver/dkms.conf ./usr/src/sch_codel-$ver/pkt_sched_codel.h ./usr/src/sch_codel-$ver/sch_codel.c " \
+		"./usr/share/doc/sch-codel-dkms/README.Debian ./usr/share/doc/sch-codel-dkms/changelog.gz ./usr/share/doc/sch-codel-dkms/copyright ./usr/src/sch_codel-$ver/Kbuild ./usr/src/sch_codel-$ver/codel.h ./usr/src/sch_codel-$ver/codel_trace.h ./usr/src/sch_codel-$ver/compat.h ./usr/src/sch_codel-$ver/dkms.conf ./usr/src/sch_codel-$ver/pkt_sched_codel.h ./usr/src/sch_codel-$ver/sch_codel.c " \
 		"sch-codel-dkms contents"
+	conf=$(dpkg-deb --fsys-tarfile "$dkmsdeb" | tar -xO "./usr/src/sch_codel-$ver/dkms.conf")
+	check_eq "$(echo "$conf" | sed -n 's/^PACKAGE_VERSION=//p')" "\"$ver\"" "dkms.conf's version is the package's"
+	echo "$conf" | grep -qx 'BUILD_EXCLUSIVE_KERNEL=.*'
+	check_err $? "dkms.conf without BUILD_EXCLUSIVE_KERNEL"
 	check_eq "$(contents "$tcdeb" | tr '\n' ' ')" \
 		".$tclib/q_codel.so ./usr/share/doc/tc-codel/changelog.gz ./usr/share/doc/tc-codel/copyright .$man " \
 		"tc-codel contents"
 	check_eq "$(dpkg-deb -f "$dkmsdeb" Version) $(dpkg-deb -f "$tcdeb" Version)" "$ver $ver" \
-		"both versions are dkms.conf's"
+		"both versions are the snapshot's"
+	dpkg --compare-versions "$ver" gt "$(dpkg-parsechangelog -SVersion)"
+	check_err $? "snapshot $ver not above the last release"
 	dpkg-deb -f "$dkmsdeb" Depends | grep -q dkms
 	check_err $? "sch-codel-dkms does not depend on dkms"
 	log_test "deb: both packages built, with exactly the expected files"
+}
+
+# Every file the module's sources include is in the one list (sources.mk)
+# the package, style check and mutation run read.
+deb_sources_complete() {
+	srcs=$(scripts/module-sources.sh)
+	check_cmp "$(echo "$srcs" | wc -w)" -ge 5 "precondition: sources.mk lists the sources"
+	for f in $srcs; do
+		for inc in $(sed -n 's/^#include "\(.*\)"/\1/p' "$f"); do
+			echo " $srcs " | grep -q " $inc " || check_err 1 "$f includes $inc, not in sources.mk"
+		done
+	done
+	log_test "deb: every header the module includes is in sources.mk"
 }
 
 # Every tag lintian gives must be in tests/host/lintian-allowed with its
@@ -113,5 +133,5 @@ deb_install_remove_purge() {
 	log_test "$name"
 }
 
-ALL_TESTS="deb_contents deb_lintian_clean deb_install_remove_purge"
+ALL_TESTS="deb_contents deb_sources_complete deb_lintian_clean deb_install_remove_purge"
 run_tests

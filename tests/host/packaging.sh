@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 . "$top/tests/tap.sh"
 rel=${KERNELRELEASE:-$(scripts/kernel-release.sh)}
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+ver=$(dpkg-parsechangelog -SVersion)
 stage=$(mktemp -d)
 
 cleanup_all() {

@@ -1,0 +1,205 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+#
+# The Debian packages as a Debian developer and an administrator of
+# RELEASE (bookworm, trixie) meet them, each step in a fresh minimal root
+# of that release (a copy of build/pkgroots/base-RELEASE, debootstrap
+# --variant=minbase, made once and never changed):
+#  - build: a clean clone of HEAD, build-essential and `apt-get build-dep`
+#    only, then `dpkg-buildpackage -us -uc` (the release in
+#    debian/changelog) and a snapshot above it; lintian from RELEASE on
+#    the release's .changes: no E or W, every other tag justified in
+#    tests/host/lintian-allowed;
+#  - stock tc: RELEASE's own tc with the plugin prints the extended usage
+#    (tc parses "codel help" and exits before it sends anything; it runs
+#    in a network namespace of its own);
+#  - install: `apt install` both packages and the headers of RELEASE's
+#    kernels (RELEASE's and RELEASE-backports' linux-headers-amd64):
+#    DKMS builds for each, the module in updates/dkms with the package's
+#    version; then an upgrade to the snapshot (the old module and sources
+#    gone) and a purge (nothing left, iproute2's man page back).
+# Never loads anything: DKMS builds and installs files, nothing more.
+# Needs root, debootstrap and git.  Usage: tests/host/deb-release.sh RELEASE
+set -uo pipefail
+rel=${1:?usage: tests/host/deb-release.sh RELEASE}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+. "$top/tests/tap.sh"
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+base=$top/build/pkgroots/base-$rel
+root=$top/build/pkgroots/$rel
+log=$top/build/pkgroots/$rel.log
+archive=$(scripts/archive-uri.sh)
+security=$(scripts/archive-uri.sh debian-security)
+
+mounted() { findmnt -rn -o TARGET | grep -E "^$root(/|$)" || true; }
+umount_root() {
+	local p
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/root" 2>/dev/null)" != "$root" ] || kill -9 "${p#/proc/}" 2>/dev/null
+	done
+	mounted | sort -r | while read -r m; do umount -l "$m" || true; done
+	[ -z "$(mounted)" ]
+}
+trap umount_root EXIT
+trap 'exit 130' INT TERM
+
+# in_root CMD: a bash command line as root in the root, output to $log.
+in_root() {
+	echo "# in $rel root: $1" >>"$log"
+	chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+		LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive /bin/bash -c "$1" >>"$log" 2>&1
+}
+
+# fresh_root: a new copy of the base root, with RELEASE's APT sources
+# (-updates, -security and -backports too) and /proc and /dev mounted.
+fresh_root() {
+	umount_root || return 1
+	rm -rf "$root"
+	if [ ! -e "$base/.done" ]; then
+		rm -rf "$base"
+		mkdir -p "$base"
+		debootstrap --variant=minbase --keyring="$keyring" "$rel" "$base" "$archive" \
+			>"$top/build/pkgroots/debootstrap-$rel.log" 2>&1 || return 1
+		touch "$base/.done"
+	fi
+	cp -a "$base" "$root"
+	rm -f "$root/etc/apt/sources.list" "$root/.done"
+	cat >"$root/etc/apt/sources.list.d/debian.sources" <<EOF
+Types: deb
+URIs: $archive
+Suites: $rel $rel-updates $rel-backports
+Components: main
+Signed-By: $keyring
+
+Types: deb
+URIs: $security
+Suites: $rel-security
+Components: main
+Signed-By: $keyring
+EOF
+	cp /etc/resolv.conf "$root/etc/resolv.conf"
+	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+	chmod 0755 "$root/usr/sbin/policy-rc.d"
+	mount -t proc proc "$root/proc"
+	mount --rbind /dev "$root/dev"
+	mount --make-rslave "$root/dev"
+	in_root "apt-get update -q"
+}
+
+# lintian_tags FILE: the E/W/I/P/X lines, one per tag and file.
+lintian_tags() { grep -E '^[EWIPX]: ' "$1" | sort -u; }
+
+build_in_clean_root() {
+	: >"$log"
+	fresh_root
+	check_err $? "fresh $rel root (log: $log)"
+	git clone -q "$top" "$root/src"
+	in_root "apt-get install -y -q --no-install-recommends build-essential &&
+		cd /src && apt-get build-dep -y -q --no-install-recommends ./"
+	check_err $? "build-essential and Build-Depends in the $rel root"
+	in_root "cd /src && dpkg-buildpackage -us -uc"
+	check_err $? "dpkg-buildpackage from a clean clone in the $rel root"
+	release=$(chroot "$root" sh -c 'cd /src && dpkg-parsechangelog -SVersion')
+	# The snapshot: the same tree with a newer changelog entry, as
+	# make deb writes one.
+	snapshot=$release+git$(date -u +%Y%m%d%H%M%S).test
+	cp -a "$root/src" "$root/snap"
+	{
+		printf 'sch-codel (%s) unstable; urgency=medium\n\n  * Snapshot for the upgrade test.\n\n' "$snapshot"
+		printf ' -- sch_codel developers <sch-codel@example.org>  %s\n\n' "$(date -R)"
+		cat "$root/src/debian/changelog"
+	} >"$root/snap/debian/changelog"
+	in_root "cd /snap && dpkg-buildpackage -us -uc -b"
+	check_err $? "dpkg-buildpackage of the snapshot in the $rel root"
+	[ -f "$root/sch-codel_${release}_amd64.changes" ]
+	check_err $? "precondition: sch-codel_${release}_amd64.changes built"
+	in_root "apt-get install -y -q --no-install-recommends lintian &&
+		lintian --info --display-info --pedantic /sch-codel_${release}_amd64.changes \
+			>/lintian.txt 2>&1; true"
+	cp "$root/lintian.txt" "$top/build/pkgroots/lintian-$rel.txt"
+	local tags allowed t
+	tags=$(lintian_tags "$root/lintian.txt")
+	allowed=$(grep -v '^#' tests/host/lintian-allowed | cut -d' ' -f1)
+	for t in $(echo "$tags" | awk '{ print $3 }' | sort -u); do
+		echo "$allowed" | grep -qx "$t" || check_err 1 "lintian ($rel): $(echo "$tags" | grep " $t" | head -n 1)"
+	done
+	echo "$tags" | grep -q '^[EW]: ' && check_err 1 "lintian ($rel) gives an E or W tag"
+	diag "lintian ($rel $(chroot "$root" dpkg-query -W -f='${Version}' lintian)): $(echo "$tags" | grep -c .) tags, in build/pkgroots/lintian-$rel.txt"
+	mkdir -p "$top/build/pkgroots/debs-$rel"
+	rm -f "$top/build/pkgroots/debs-$rel"/*
+	cp "$root"/*.deb "$top/build/pkgroots/debs-$rel/"
+	diag "$rel: built $(cd "$root" && ls ./*.deb | tr '\n' ' ')"
+	log_test "deb ($rel): dpkg-buildpackage in a clean $rel root; lintian from $rel clean"
+}
+
+# state: what purging must leave as installing found it.
+state() {
+	chroot "$root" sh -c 'ls -d /usr/src/sch_codel-* /var/lib/dkms/sch_codel 2>/dev/null
+		find /lib/modules -path "*/updates/dkms/sch_codel.ko*" 2>/dev/null
+		ls /usr/lib/x86_64-linux-gnu/tc/q_codel.so 2>/dev/null
+		dpkg-divert --list /usr/share/man/man8/tc-codel.8.gz
+		md5sum /usr/share/man/man8/tc-codel.8.gz'
+}
+
+# kernels: RELEASE's kernels with headers in the root.
+kernels() { ls "$root/usr/src" | sed -n 's/^linux-headers-\(.*-amd64\)$/\1/p' | sort; }
+
+# dkms_has VERSION: each kernel's module built, installed, of VERSION.
+dkms_has() {
+	local v=$1 k ko
+	for k in $(kernels); do
+		check_eq "$(chroot "$root" dkms status -m sch_codel -k "$k" | sed 's/,.*: /: /')" \
+			"sch_codel/$v: installed" "dkms status ($rel, $k)"
+		ko=$(cd "$root" && ls "lib/modules/$k/updates/dkms/"sch_codel.ko* 2>/dev/null | head -n 1)
+		check_eq "$(chroot "$root" modinfo -F version "/$ko" 2>/dev/null)" "$v" "module version ($k)"
+	done
+}
+
+install_upgrade_purge() {
+	local name="deb ($rel): apt install builds for each $rel kernel; upgrade replaces; purge leaves nothing"
+	local d=$top/build/pkgroots/debs-$rel
+	[ -f "$d/sch-codel-dkms_${release}_all.deb" ] || { log_skip "$name" "no packages built"; return; }
+	fresh_root
+	check_err $? "fresh $rel root"
+	in_root "apt-get install -y -q --no-install-recommends iproute2 dkms"
+	before=$(state)
+	mkdir -p "$root/debs"
+	cp "$d"/*.deb "$root/debs/"
+	# RELEASE's kernel headers and those of RELEASE-backports, installed
+	# as an administrator would (they bring their kernel images too).
+	in_root "apt-get install -y -q --no-install-recommends linux-headers-amd64 &&
+		apt-get install -y -q --no-install-recommends -t $rel-backports linux-headers-amd64 &&
+		apt-get install -y -q --no-install-recommends \
+			/debs/sch-codel-dkms_${release}_all.deb /debs/tc-codel_${release}_amd64.deb"
+	check_err $? "apt install in the $rel root (log: $log)"
+	check_eq "$(kernels | wc -l)" 2 "precondition: two $rel kernels with headers ($(kernels | tr '\n' ' '))"
+	dkms_has "$release"
+	diag "$rel: $(chroot "$root" dkms status -m sch_codel | tr '\n' ';')"
+	# The release's own tc, with the plugin, in a network namespace of
+	# its own: "help" is parsed by the plugin and nothing is sent.
+	usage=$(unshare -n chroot "$root" tc qdisc add dev lo root codel help 2>&1)
+	case $usage in
+	*memory_limit*split_gso*|*split_gso*memory_limit*) ;;
+	*) check_err 1 "$rel's tc with the plugin: no extended usage: $usage" ;;
+	esac
+	diag "$rel: $(chroot "$root" tc -V)"
+	in_root "apt-get install -y -q --no-install-recommends \
+		/debs/sch-codel-dkms_${snapshot}_all.deb /debs/tc-codel_${snapshot}_amd64.deb"
+	check_err $? "upgrade to the snapshot"
+	dkms_has "$snapshot"
+	check_eq "$(ls -d "$root"/usr/src/sch_codel-* | sed "s|^$root||")" "/usr/src/sch_codel-$snapshot" "sources after the upgrade"
+	check_eq "$(chroot "$root" dkms status -m sch_codel | grep -c "sch_codel/$release,")" 0 "old version gone from DKMS"
+	in_root "apt-get purge -y -q sch-codel-dkms tc-codel"
+	check_err $? "apt purge"
+	check_eq "$(state)" "$before" "state after purge"
+	log_test "$name"
+}
+
+cleanup_all() { umount_root; }
+
+release=$(dpkg-parsechangelog -SVersion)
+snapshot=
+mkdir -p "$top/build/pkgroots"
+ALL_TESTS="build_in_clean_root install_upgrade_purge"
+run_tests
