@@ -73,7 +73,7 @@ deb_sources_complete() {
 deb_lintian_clean() {
 	tags=$(grep '^[EWIP]: ' build/deb/lintian.txt | sort -u)
 	allowed=$(grep -v '^#' tests/host/lintian-allowed 2>/dev/null | cut -d' ' -f1)
-	for t in $(echo "$tags" | awk '{ print $3 }'); do
+	for t in $(echo "$tags" | sed -E 's/^[EWIPX]: [^ ]+( source)?: ([^ ]+).*/\2/' | sort -u); do
 		echo "$allowed" | grep -qx "$t" || check_err 1 "lintian: $(echo "$tags" | grep " $t" | head -n 1)"
 	done
 	diag "lintian: $(echo "$tags" | grep -c . ) tags"
