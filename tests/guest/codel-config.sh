@@ -165,6 +165,11 @@ bad_input_rejected_with_extack() {
 	log_test "bad input: rejected with an extack naming the attribute"
 }
 
+# The policy rejects an out-of-range value while parsing, before the
+# module sees the request; the module's own check of a selector outside
+# its mask runs after parsing, next to valid settings it must not apply
+# either.  (ce_threshold set and switched off at once, the module's other
+# check, never leaves the patched tc, which refuses it first.)
 rejected_change_leaves_qdisc_as_is() {
 	dummy_up
 	tc qdisc add dev d0 root handle 1: codel limit 50 target 3ms ce_threshold 1ms
@@ -172,7 +177,18 @@ rejected_change_leaves_qdisc_as_is() {
 	# A valid target next to an invalid interval: neither may apply.
 	tc qdisc change dev d0 root codel target 7ms limit 9 ecn interval 101s 2>/dev/null
 	check_fail $? "change with an invalid interval accepted"
-	check_eq "$(qdisc_line d0)" "$before" "settings after a rejected change"
+	check_eq "$(qdisc_line d0)" "$before" "settings after a change the policy rejected"
+	if [ -x "$TCP" ]; then
+		before=$($TCP qdisc show dev d0 | head -n 1)
+		for bad in "ce_threshold_selector 0x4/0x3|ce_threshold_selector has bits outside its mask"; do
+			# shellcheck disable=SC2086
+			err=$($TCP qdisc change dev d0 root codel target 7ms limit 9 ecn interval 30ms \
+				split_gso memory_limit 1mb ${bad%|*} 2>&1)
+			check_fail $? "change with $bad accepted"
+			check_eq "$err" "Error: codel: ${bad#*|}." "precondition: the module rejected it (${bad%|*})"
+			check_eq "$($TCP qdisc show dev d0 | head -n 1)" "$before" "settings after ${bad%|*}"
+		done
+	fi
 	log_test "bad input: a rejected change applies nothing"
 }
 

@@ -22,17 +22,25 @@ ping_counters_match_device() {
 	# No ARP or IPv6 ND on eth0 between the device and qdisc snapshots
 	# (each tc call takes 100+ ms under TCG): only the echoes count.
 	quiet_path
-	tc qdisc add dev eth0 root handle 1: codel
+	# Codel as the child of a TBF far above the echoes' rate: a child is
+	# never bypassed, so each echo goes through codel's enqueue and
+	# dequeue and only codel's dequeue counts its Sent.  (Root codel on an
+	# idle link is bypassed: the core would count the echoes for it.)
+	tc qdisc add dev eth0 root handle 1: tbf rate 1gbit burst 64kb latency 100ms &&
+		tc qdisc add dev eth0 parent 1:1 handle 10: codel
+	check_err $? "tbf + codel"
 	ping -c 3 -i 0.2 -W 2 "$FAR" >/dev/null
 	tx0=$(dev_stat eth0 tx_packets)
 	txb0=$(dev_stat eth0 tx_bytes)
-	s0=$(stats_of qdisc eth0 1:)
+	s0=$(stats_of qdisc eth0 10:)
 	ping -c 20 -i 0.05 -W 2 "$FAR" >/tmp/ping.out 2>&1
 	check_err $? "ping to far through codel failed: $(tail -n 2 /tmp/ping.out | tr '\n' ' ')"
-	s1=$(stats_of qdisc eth0 1:)
+	s1=$(stats_of qdisc eth0 10:)
 	dp=$(( $(dev_stat eth0 tx_packets) - tx0 ))
 	db=$(( $(dev_stat eth0 tx_bytes) - txb0 ))
 	check_cmp "$dp" -ge 20 "eth0 sent the 20 echo requests"
+	# Codel's dequeue sets maxpacket: 98 B, an echo request on the wire.
+	check_eq "$(field "$s1" maxpacket)" 98 "precondition: the echoes left through codel's dequeue (maxpacket)"
 	check_eq "$(( $(sent_pkts "$s1") - $(sent_pkts "$s0") ))" "$dp" "qdisc Sent packets vs eth0 tx_packets"
 	check_eq "$(( $(sent_bytes "$s1") - $(sent_bytes "$s0") ))" "$db" "qdisc Sent bytes vs eth0 tx_bytes"
 	check_eq "$(dropped "$s1")" 0 "drops while pinging"
