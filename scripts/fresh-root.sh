@@ -28,31 +28,10 @@ for t in debootstrap git chroot; do
 done
 [ "$(id -u)" = 0 ] || { echo "fresh-root: must run as root" >&2; exit 1; }
 
-# The archive and security URIs of the host's Debian sources (deb822 or
-# one-line), as a fresh install of SUITE would have them.
+# shellcheck source=scripts/root-lib.sh
+. "$top/scripts/root-lib.sh"
 archive=$("$top/scripts/archive-uri.sh")
-security=$("$top/scripts/archive-uri.sh" debian-security)
-
-mounted() { findmnt -rn -o TARGET | grep -E "^$root(/|$)" || true; }
-
-kill_root_processes() {
-	local p
-	for p in /proc/[0-9]*; do
-		[ "$(readlink "$p/root" 2>/dev/null)" = "$root" ] && kill -9 "${p#/proc/}" 2>/dev/null
-	done
-	return 0
-}
-
-cleanup() {
-	kill_root_processes
-	sleep 0.2
-	mounted | sort -r | while read -r m; do umount -l "$m" || true; done
-	if [ -n "$(mounted)" ]; then
-		echo "fresh-root: still mounted under $root:" >&2
-		mounted >&2
-		return 1
-	fi
-}
+cleanup() { root_release "$root"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
@@ -67,32 +46,12 @@ echo "fresh-root: debootstrap $suite from $archive"
 debootstrap --variant=minbase --include=make,git --keyring="$keyring" \
 	"$suite" "$root" "$archive" >"$top/build/fresh/debootstrap-$suite.log" 2>&1 ||
 	{ tail -n 20 "$top/build/fresh/debootstrap-$suite.log" >&2; exit 1; }
-rm -f "$root/etc/apt/sources.list"
-cat >"$root/etc/apt/sources.list.d/debian.sources" <<EOF
-Types: deb
-URIs: $archive
-Suites: $suite $suite-updates
-Components: main
-Signed-By: $keyring
-
-Types: deb
-URIs: $security
-Suites: $suite-security
-Components: main
-Signed-By: $keyring
-EOF
-cp /etc/resolv.conf "$root/etc/resolv.conf"
-# No service starts inside a root (Debian's policy-rc.d convention).
-printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
-chmod 0755 "$root/usr/sbin/policy-rc.d"
+root_configure "$root" "$suite" "$suite" "$suite-updates"
 git clone -q "$top" "$root/src"
 echo "fresh-root: $suite root ready in $(( $(date +%s) - start ))s;" \
 	"$(chroot "$root" dpkg-query -W -f='.\n' | wc -l) packages"
 
-mount -t proc proc "$root/proc"
-mount -t sysfs sysfs "$root/sys"
-mount --rbind /dev "$root/dev"
-mount --make-rslave "$root/dev"
+root_mount "$root"
 mount -t tmpfs tmpfs "$root/run"
 mount -t tmpfs tmpfs "$root/tmp"
 

@@ -25,22 +25,14 @@ rel=${1:?usage: tests/host/deb-release.sh RELEASE}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 . "$top/tests/tap.sh"
+# shellcheck source=scripts/root-lib.sh
+. "$top/scripts/root-lib.sh"
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 base=$top/build/pkgroots/base-$rel
 root=$top/build/pkgroots/$rel
 log=$top/build/pkgroots/$rel.log
 archive=$(scripts/archive-uri.sh)
-security=$(scripts/archive-uri.sh debian-security)
-
-mounted() { findmnt -rn -o TARGET | grep -E "^$root(/|$)" || true; }
-umount_root() {
-	local p
-	for p in /proc/[0-9]*; do
-		[ "$(readlink "$p/root" 2>/dev/null)" != "$root" ] || kill -9 "${p#/proc/}" 2>/dev/null
-	done
-	mounted | sort -r | while read -r m; do umount -l "$m" || true; done
-	[ -z "$(mounted)" ]
-}
+umount_root() { root_release "$root"; }
 trap umount_root EXIT
 trap 'exit 130' INT TERM
 
@@ -52,7 +44,7 @@ in_root() {
 }
 
 # fresh_root: a new copy of the base root, with RELEASE's APT sources
-# (-updates, -security and -backports too) and /proc and /dev mounted.
+# (-updates, -security and -backports too) and /proc, /sys and /dev mounted.
 fresh_root() {
 	umount_root || return 1
 	rm -rf "$root"
@@ -64,26 +56,9 @@ fresh_root() {
 		touch "$base/.done"
 	fi
 	cp -a "$base" "$root"
-	rm -f "$root/etc/apt/sources.list" "$root/.done"
-	cat >"$root/etc/apt/sources.list.d/debian.sources" <<EOF
-Types: deb
-URIs: $archive
-Suites: $rel $rel-updates $rel-backports
-Components: main
-Signed-By: $keyring
-
-Types: deb
-URIs: $security
-Suites: $rel-security
-Components: main
-Signed-By: $keyring
-EOF
-	cp /etc/resolv.conf "$root/etc/resolv.conf"
-	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
-	chmod 0755 "$root/usr/sbin/policy-rc.d"
-	mount -t proc proc "$root/proc"
-	mount --rbind /dev "$root/dev"
-	mount --make-rslave "$root/dev"
+	rm -f "$root/.done"
+	root_configure "$root" "$rel" "$rel" "$rel-updates" "$rel-backports"
+	root_mount "$root"
 	in_root "apt-get update -q"
 }
 
