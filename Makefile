@@ -35,7 +35,7 @@ MODULE := $(MODDIR)/sch_codel.ko
 include sources.mk
 MOD_SRCS := Kbuild dkms.conf $(MODULE_SOURCES)
 # The one version: debian/changelog's latest entry.
-VERSION := $(shell dpkg-parsechangelog -SVersion)
+VERSION := $(shell dpkg-parsechangelog -SVersion 2>/dev/null)
 FLAVOURS := amd64 cloud-amd64 rt-amd64
 DESTDIR ?=
 
@@ -72,7 +72,7 @@ $(MODULE): $(MOD_SRCS)
 	@test -e "$(KDIR)/Makefile" || { echo "no kernel build tree at '$(KDIR)': run make deps" >&2; exit 1; }
 	@mkdir -p $(MODDIR)
 	@for f in $(MOD_SRCS); do ln -sf $(CURDIR)/$$f $(MODDIR)/$$f; done
-	$(KBUILD) -C $(KDIR) M=$(CURDIR)/$(MODDIR) SCH_CODEL_VERSION=$(VERSION) \
+	$(KBUILD) -C $(KDIR) M=$(CURDIR)/$(MODDIR) $(if $(VERSION),SCH_CODEL_VERSION=$(VERSION)) \
 		$(if $(W),W=$(W)) $(if $(C),C=$(C)) modules
 
 # Everything qemu/run boots: module, Debian's kernel image, initramfs.
@@ -187,6 +187,7 @@ install: module
 # Sources to /usr/src/sch_codel-VERSION, registered with DKMS.
 dkms-add:
 	@command -v dkms >/dev/null || { echo "dkms is not installed (make deps)" >&2; exit 1; }
+	@test -n "$(VERSION)" || { echo "no version: dpkg-parsechangelog (dpkg-dev) missing (make deps)" >&2; exit 1; }
 	install -d $(DESTDIR)/usr/src/sch_codel-$(VERSION)
 	install -m 0644 Kbuild $(MODULE_SOURCES) $(DESTDIR)/usr/src/sch_codel-$(VERSION)/
 	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf >$(DESTDIR)/usr/src/sch_codel-$(VERSION)/dkms.conf
