@@ -25,6 +25,7 @@ rel=${1:?usage: tests/host/deb-release.sh RELEASE}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 . "$top/tests/tap.sh"
+. "$top/tests/host/lintian.sh"
 # shellcheck source=scripts/root-lib.sh
 . "$top/scripts/root-lib.sh"
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
@@ -62,9 +63,6 @@ fresh_root() {
 	in_root "apt-get update -q"
 }
 
-# lintian_tags FILE: the E/W/I/P/X lines, one per tag and file.
-lintian_tags() { grep -E '^[EWIPX]: ' "$1" | sort -u; }
-
 build_in_clean_root() {
 	: >"$log"
 	fresh_root
@@ -93,14 +91,8 @@ build_in_clean_root() {
 		lintian --info --display-info --pedantic /sch-codel_${release}_amd64.changes \
 			>/lintian.txt 2>&1; true"
 	cp "$root/lintian.txt" "$top/build/pkgroots/lintian-$rel.txt"
-	local tags allowed t
-	tags=$(lintian_tags "$root/lintian.txt")
-	allowed=$(grep -v '^#' tests/host/lintian-allowed | cut -d' ' -f1)
-	for t in $(echo "$tags" | sed -E 's/^[EWIPX]: [^ ]+( source)?: ([^ ]+).*/\2/' | sort -u); do
-		echo "$allowed" | grep -qx "$t" || check_err 1 "lintian ($rel): $(echo "$tags" | grep " $t" | head -n 1)"
-	done
-	echo "$tags" | grep -q '^[EW]: ' && check_err 1 "lintian ($rel) gives an E or W tag"
-	diag "lintian ($rel $(chroot "$root" dpkg-query -W -f='${Version}' lintian)): $(echo "$tags" | grep -c .) tags, in build/pkgroots/lintian-$rel.txt"
+	lintian_judge "$top/build/pkgroots/lintian-$rel.txt" \
+		"$rel $(chroot "$root" dpkg-query -W -f='${Version}' lintian)"
 	mkdir -p "$top/build/pkgroots/debs-$rel"
 	rm -f "$top/build/pkgroots/debs-$rel"/*
 	cp "$root"/*.deb "$top/build/pkgroots/debs-$rel/"
