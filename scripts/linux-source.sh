@@ -5,8 +5,7 @@
 # directory holding the few paths the project reads from that kernel's
 # exact Debian source (linux-source-SERIES at the version of
 # linux-image-REL): scripts/ (checkpatch, the sparse check), tc-testing,
-# and the in-tree CoDel sources
-# the differential test compiles.  Fetched through the private APT
+# and the in-tree CoDel sources the differential test compiles.  Fetched through the private APT
 # configuration, extracted once; nothing of it is committed.
 # Without an argument, the default kernel (scripts/kernel-release.sh).
 set -eu

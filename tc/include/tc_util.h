@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * struct qdisc_util as tc (iproute2 6.1 to 6.15; the iproute2 authors,
- * tc/tc_util.h) reads it from a plugin's <kind>_qdisc_util symbol, and the
+ * struct qdisc_util as tc (iproute2 6.1's tc/tc_util.h, the iproute2
+ * authors; 6.15 shown by behaviour, docs/packaging.md) reads it from a plugin's <kind>_qdisc_util symbol, and the
  * codel attributes: mainline's from <linux/pkt_sched.h>, the module's
  * extensions from its UAPI header.  See utils.h here for why.
  */
