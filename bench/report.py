@@ -192,7 +192,7 @@ if split:
             col = lambda i: med([x[i] for x in v])
             out.append("| %s | %s | %d | %.1f | %.1f | %.1f | %.1f | %.2f | %d | %d |" % (
                 r, SNAMES[c], len(v), col(0), col(1), col(2), col(3), col(5), col(6), col(7)))
-    with open(os.path.join(plotdir, "split.dat"), "w") as fh:
+    with open(os.path.join(raw, "split.dat"), "w") as fh:
         n = 0
         for r in sorted({k[0] for k in split}, key=rate_key):
             for c in ["intree", "ours", "ours-split"]:
@@ -225,12 +225,12 @@ if rtt:
         if not first:
             continue
         # RTT over time: the first repeat; CDF: every repeat.
-        with open(os.path.join(plotdir, "rtt-time-%s.dat" % q), "w") as fh:
+        with open(os.path.join(raw, "rtt-time-%s.dat" % q), "w") as fh:
             for s, v in first:
                 fh.write("%.1f %.3f\n" % (s / 10.0, v))
         pts = [p for (qq, _), ps in rtt.items() if qq == q for p in ps]
         vals = sorted(v for _, v in pts)
-        with open(os.path.join(plotdir, "rtt-cdf-%s.dat" % q), "w") as fh:
+        with open(os.path.join(raw, "rtt-cdf-%s.dat" % q), "w") as fh:
             for n, v in enumerate(vals, 1):
                 fh.write("%.3f %.4f\n" % (v, n / len(vals)))
         series.append(q)
@@ -241,18 +241,18 @@ if rtt:
               "set title 'Ping RTT under 1 bulk TCP flow, 10 Mbit/s bottleneck (QEMU TCG)'",
               "set xlabel '%s'" % xl, "set ylabel '%s'" % yl, extra, "set grid", "set key top left"]
         gp.append("plot " + ", ".join("'%s/rtt-%s-%s.dat' using 1:2 with lines title '%s'" % (
-            plotdir, kind, q, QNAMES[q]) for q in series))
+            raw, kind, q, QNAMES[q]) for q in series))
         subprocess.run(["gnuplot"], input="\n".join(gp), text=True, check=False)
         plots.append("rtt-%s.svg" % kind)
 if pps:
-    with open(os.path.join(plotdir, "pps.dat"), "w") as fh:
+    with open(os.path.join(raw, "pps.dat"), "w") as fh:
         for n, c in enumerate([c for c in PNAMES if c in pps]):
             fh.write("%d \"%s\" %.0f\n" % (n, PNAMES[c], 1e9 / med(pps[c])))
     gp = ["set terminal svg size 800,480 dynamic noenhanced", "set output '%s/pps.svg'" % plotdir,
           "set title 'pktgen packets per virtual second (QEMU -icount), median'",
           "set style fill solid 0.6", "set boxwidth 0.6", "set yrange [0:*]", "set grid y",
           "set ylabel 'packets/s'", "set xtics rotate by -20",
-          "plot '%s/pps.dat' using 1:3:xtic(2) with boxes notitle" % plotdir]
+          "plot '%s/pps.dat' using 1:3:xtic(2) with boxes notitle" % raw]
     subprocess.run(["gnuplot"], input="\n".join(gp), text=True, check=False)
     plots.append("pps.svg")
 
@@ -261,7 +261,7 @@ if split:
           "set title 'split_gso: ping RTT under 1 bulk TCP flow with TSO/GSO on (medians)'",
           "set style data histograms", "set style histogram clustered", "set style fill solid 0.6",
           "set logscale y", "set grid y", "set ylabel 'RTT (ms)'", "set xtics rotate by -25",
-          "plot '%s/split.dat' using 3:xtic(2) title 'median', '' using 4 title 'p99'" % plotdir]
+          "plot '%s/split.dat' using 3:xtic(2) title 'median', '' using 4 title 'p99'" % raw]
     subprocess.run(["gnuplot"], input="\n".join(gp), text=True, check=False)
     plots.append("split.svg")
 

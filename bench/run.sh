@@ -3,7 +3,8 @@
 #
 # make bench [QUICK=1]: latency under load (one TCG boot), per-packet cost
 # (one -icount boot) and host instruction counts (callgrind), then a table
-# on stdout and a report with plots in bench/results/.  Benchmarks measure;
+# on stdout and a report with SVG plots in bench/results/ (the raw output
+# and the plots' data stay in build/bench/STAMP).  Benchmarks measure;
 # they assert nothing.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
