@@ -50,9 +50,10 @@
  * file builds into sch_codel.ko and into the userspace tests and simulator
  * (which supply <linux/types.h> and <linux/math64.h> through a small shim).
  *
- * Semantics follow include/net/codel_impl.h of Debian's 6.1.192 kernel bit
- * for bit, given the same clock readings (tests/diff compares the two on
- * random traces, and with 6.12's); see docs/parity.md.
+ * Semantics follow the kernel's include/net/codel_impl.h bit for bit, given
+ * the same clock readings, apart from the deltas docs/parity.md names
+ * (tests/diff compares the two on random traces for every supported
+ * kernel).
  *
  * Time
  * ----
@@ -137,7 +138,7 @@ static inline u32 codel_time_to_us(codel_time_t t)
 #define REC_INV_SQRT_ONE	((u16)(~0U >> REC_INV_SQRT_SHIFT))
 
 /*
- * Most drops one codel_dequeue() makes in its dropping loop.  How many
+ * Most drops one codel_serve() makes in its dropping loop.  How many
  * drops are due depends on how long the queue went unserved and how much
  * it holds, neither of which CoDel controls; past this many, the schedule
  * restarts from now instead, so the work done under the qdisc lock is
@@ -147,9 +148,22 @@ static inline u32 codel_time_to_us(codel_time_t t)
 
 struct sk_buff;
 
-/* What codel_pkt_ops.event reports (tracepoints in the module). */
+/*
+ * Why a qdisc built on this core drops a packet, as its codel_skb_drop
+ * tracepoint reports it; each has its counter.  CONGESTED is the
+ * algorithm's, the others the glue's.  Tracing tools see the values: only
+ * ever append.
+ */
+enum codel_drop_reason {
+	CODEL_DROP_OVERLIMIT,	/* tail drop at enqueue: over "limit" */
+	CODEL_DROP_CONGESTED,	/* the control law, at dequeue: sojourn too long */
+	CODEL_DROP_TRIM,	/* head drop when "limit" was lowered */
+	CODEL_DROP_GSO,		/* split_gso could not segment the packet */
+	CODEL_DROP_MEMORY,	/* tail drop at enqueue: over "memory_limit" */
+};
+
+/* The control law's decisions other than a drop (codel_pkt_ops.event). */
 enum codel_event {
-	CODEL_EV_DROP,		/* a packet is about to be dropped */
 	CODEL_EV_ECN_MARK,	/* marked CE instead of dropped */
 	CODEL_EV_CE_MARK,	/* marked CE over ce_threshold */
 	CODEL_EV_DROPPING_ENTER,
@@ -204,10 +218,9 @@ struct codel_vars {
 };
 
 /*
- * Sojourn-time histogram of delivered packets, in power-of-two buckets of
- * codel time: bucket 0 holds sojourns below 2^8 units (262 us), bucket b
- * (1..12) [2^(b+7), 2^(b+8)) units, and the last one everything from 2^20
- * units (1.07 s) up.  One shift and one count-leading-zeros per packet.
+ * Sojourn-time histogram of delivered packets, in the power-of-two buckets
+ * pkt_sched_codel.h defines (TC_CODEL_HIST_BUCKETS): one shift and one
+ * count-leading-zeros per packet.
  */
 #define CODEL_HIST_SHIFT	8
 #define CODEL_HIST_BUCKETS	14
@@ -226,12 +239,12 @@ static inline unsigned long codel_hist_bucket(codel_time_t sojourn)
 /**
  * struct codel_stats - counters, exported through xstats
  * @maxpacket:	largest packet length seen at dequeue
- * @drop_count:	packets dropped by the current codel_dequeue() call; the
+ * @drop_count:	packets dropped by the current codel_serve() call; the
  *		caller reports them to parent qdiscs and zeroes it
  * @drop_len:	bytes of those packets
  * @ecn_mark:	packets CE-marked instead of dropped
  * @ce_mark:	packets CE-marked because sojourn exceeded ce_threshold
- * @dequeue_calls: codel_dequeue() calls (v12's "states")
+ * @dequeue_calls: codel_serve() calls (v12's "states")
  * @ok_to_drop:	times a packet found sojourn above target for a full
  *		interval (v12's "state1")
  * @loop_drops:	packets dropped by the dropping-state loop (v12's "state2"
@@ -257,25 +270,27 @@ struct codel_stats {
 
 /**
  * struct codel_pkt_ops - how the core reaches packets and the queue
- * @dequeue:	take the head packet off the queue (and out of *backlog), or
+ * @pop:	take the head packet off the queue (and out of *backlog), or
  *		return NULL when empty
  * @len:	packet length in bytes, as counted in the backlog
  * @enqueue_time: the time the packet was stamped at enqueue
- * @drop:	free a packet CoDel has decided to drop
+ * @drop:	free a packet the control law dropped (CODEL_DROP_CONGESTED),
+ *		with @vars as they stand and the current time
  * @set_ce:	set CE on an ECN-capable (ECT or CE) packet and return true;
  *		return false for a Not-ECT packet
  * @dsfield:	the packet's DS field (DSCP and ECN bits), or -1 if not IP
  * @event:	report a decision (@vars as it stands, the current time);
  *		must be cheap when nobody listens
  *
- * codel_dequeue() is always inlined with a constant ops table, so the
+ * codel_serve() is always inlined with a constant ops table, so the
  * compiler turns every call below into a direct (usually inlined) call.
  */
 struct codel_pkt_ops {
-	struct sk_buff *(*dequeue)(void *ctx);
+	struct sk_buff *(*pop)(void *ctx);
 	u32 (*len)(const struct sk_buff *skb);
 	codel_time_t (*enqueue_time)(const struct sk_buff *skb);
-	void (*drop)(struct sk_buff *skb, void *ctx);
+	void (*drop)(void *ctx, struct sk_buff *skb,
+		     const struct codel_vars *vars, codel_time_t now);
 	bool (*set_ce)(struct sk_buff *skb);
 	int (*dsfield)(struct sk_buff *skb);
 	void (*event)(void *ctx, enum codel_event ev,
@@ -386,11 +401,10 @@ codel_drop_and_next(struct sk_buff *skb, void *ctx, struct codel_stats *stats,
 		    const struct codel_vars *vars, codel_time_t now,
 		    const struct codel_pkt_ops *ops)
 {
-	ops->event(ctx, CODEL_EV_DROP, vars, now);
 	stats->drop_len += ops->len(skb);
 	stats->drop_count++;
-	ops->drop(skb, ctx);
-	return ops->dequeue(ctx);
+	ops->drop(ctx, skb, vars, now);
+	return ops->pop(ctx);
 }
 
 /* ce_threshold applies to this packet (the L4S selector, if one is set). */
@@ -409,15 +423,15 @@ static __always_inline bool codel_ce_selected(struct sk_buff *skb,
 }
 
 /**
- * codel_dequeue() - run CoDel on the head of the queue
+ * codel_serve() - serve the head of the queue: drop, mark or deliver
  * @ctx:	opaque queue handle passed back to @ops
- * @skb:	the head packet, already taken off by ops->dequeue(), or NULL
+ * @skb:	the head packet, already taken off by ops->pop(), or NULL
  *		if the queue was empty
  * @now:	the current time; when @skb is NULL it is only passed to
  *		ops->event, for the exit from the dropping state, so the
  *		caller need read the clock for an empty queue only while
  *		vars->dropping is set
- * @backlog:	bytes still queued; ops->dequeue() keeps it current
+ * @backlog:	bytes still queued; ops->pop() keeps it current
  * @params:	configuration
  * @vars:	state machine
  * @stats:	counters; drop_count/drop_len report this call's drops
@@ -427,10 +441,10 @@ static __always_inline bool codel_ce_selected(struct sk_buff *skb,
  * dropped everything that was queued.
  */
 static __always_inline struct sk_buff *
-codel_dequeue(void *ctx, struct sk_buff *skb, codel_time_t now,
-	      const u32 *backlog, const struct codel_params *params,
-	      struct codel_vars *vars, struct codel_stats *stats,
-	      const struct codel_pkt_ops *ops)
+codel_serve(void *ctx, struct sk_buff *skb, codel_time_t now,
+	    const u32 *backlog, const struct codel_params *params,
+	    struct codel_vars *vars, struct codel_stats *stats,
+	    const struct codel_pkt_ops *ops)
 {
 	unsigned int steps = 0;
 	bool drop;

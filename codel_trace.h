@@ -8,18 +8,6 @@
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM codel
 
-#ifndef _CODEL_DROP_REASON_H
-#define _CODEL_DROP_REASON_H
-/* Why codel dropped a packet, for codel_skb_drop (and kfree_skb_reason()). */
-enum codel_drop_reason {
-	CODEL_DROP_OVERLIMIT,	/* tail drop at enqueue: over "limit" */
-	CODEL_DROP_CONGESTED,	/* CoDel's drop at dequeue: sojourn too long */
-	CODEL_DROP_TRIM,	/* head drop when "limit" was lowered */
-	CODEL_DROP_GSO,		/* split_gso could not segment the packet */
-	CODEL_DROP_MEMORY,	/* tail drop at enqueue: over "memory_limit" */
-};
-#endif
-
 #if !defined(_CODEL_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _CODEL_TRACE_H
 
@@ -27,7 +15,7 @@ enum codel_drop_reason {
 #include <linux/tracepoint.h>
 #include <net/sch_generic.h>
 
-#include "codel.h"
+#include "codel.h"	/* the decisions' state, enum codel_drop_reason */
 
 DECLARE_EVENT_CLASS(codel_decision,
 		    TP_PROTO(const struct Qdisc *sch, const struct codel_vars *vars,

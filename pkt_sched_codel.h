@@ -81,9 +81,11 @@ enum {
 #define TCA_CODEL_EXT_MAX	(__TCA_CODEL_EXT_MAX - 1)
 
 /*
- * Delivered packets by sojourn time: bucket 0 < 2^8 codel units (262 us),
- * bucket b in [2^(b+7), 2^(b+8)) units (1 unit = 1024 ns), the last
- * >= 2^20 units (1.07 s).
+ * sojourn_hist: delivered packets by sojourn time, in units of 1024 ns
+ * (codel's clock).  Bucket 0 counts sojourns below 2^8 units (262 us);
+ * bucket b, 1 <= b <= 12, those in [2^(b+7), 2^(b+8)) units, i.e. below
+ * 262 us * 2^b; bucket 13 everything from 2^20 units (1.07 s) up.  This
+ * is the one description of the layout; code and documents refer to it.
  */
 #define TC_CODEL_HIST_BUCKETS	14
 

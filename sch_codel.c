@@ -84,6 +84,8 @@
  *    away wherever a packet leaves it (dequeue, trim, reset); a packet that
  *    would take it over memory_limit is dropped at enqueue, as in fq_codel.
  *    A packet a parent has peeked sits in gso_skb and no longer counts.
+ *
+ * Every drop is traced with its reason (enum codel_drop_reason, codel.h).
  */
 
 #include <linux/kernel.h>
@@ -115,7 +117,7 @@
  * Largest MTU guard.  CoDel never drops while at most one MTU is queued;
  * a device with an MTU over 1 MiB (dummy, loopback with a huge MTU) would
  * otherwise switch CoDel off for every queue it could hold.  Same bound as
- * the in-tree module (Debian 6.1.192).
+ * the in-tree module.
  */
 #define CODEL_MTU_GUARD_MAX	SZ_1M
 
@@ -170,11 +172,11 @@ static codel_time_t codel_now(void)
 }
 
 /*
- * struct codel_pkt_ops for a qdisc: ctx is the struct Qdisc.  Inlined into
- * each caller: it runs for every packet, and out of line the call costs
- * more than its body.
+ * struct codel_pkt_ops for a qdisc: ctx is the struct Qdisc.  Popping the
+ * FIFO's head is inlined into each caller: it runs for every packet, and
+ * out of line the call costs more than its body.
  */
-static __always_inline struct sk_buff *codel_pkt_dequeue(void *ctx)
+static __always_inline struct sk_buff *codel_fifo_pop(void *ctx)
 {
 	struct Qdisc *sch = ctx;
 	struct sk_buff *skb = __qdisc_dequeue_head(&sch->q);
@@ -199,8 +201,10 @@ static codel_time_t codel_pkt_time(const struct sk_buff *skb)
 	return codel_cb(skb)->enqueue_time;
 }
 
-static void codel_pkt_drop(struct sk_buff *skb, void *ctx)
+static void codel_pkt_drop(void *ctx, struct sk_buff *skb,
+			   const struct codel_vars *vars, codel_time_t now)
 {
+	trace_codel_drop(ctx, vars, now);
 	trace_codel_skb_drop(ctx, skb, CODEL_DROP_CONGESTED);
 	codel_drop_at_dequeue(ctx, skb);
 	qdisc_qstats_drop(ctx);
@@ -223,9 +227,6 @@ static void codel_pkt_event(void *ctx, enum codel_event ev,
 	const struct Qdisc *sch = ctx;
 
 	switch (ev) {
-	case CODEL_EV_DROP:
-		trace_codel_drop(sch, vars, now);
-		break;
 	case CODEL_EV_ECN_MARK:
 		trace_codel_ecn_mark(sch, vars, now);
 		break;
@@ -242,7 +243,7 @@ static void codel_pkt_event(void *ctx, enum codel_event ev,
 }
 
 static const struct codel_pkt_ops codel_qdisc_pkt_ops = {
-	.dequeue	= codel_pkt_dequeue,
+	.pop		= codel_fifo_pop,
 	.len		= codel_pkt_len,
 	.enqueue_time	= codel_pkt_time,
 	.drop		= codel_pkt_drop,
@@ -252,34 +253,34 @@ static const struct codel_pkt_ops codel_qdisc_pkt_ops = {
 };
 
 /*
- * Dequeue from an empty queue: nothing to drop and so no drop report, and
- * no clock unless a dropping state ends (its event reports drop_next
- * relative to now).  Apart from codel_run() so that this path, which a
+ * Serve an empty queue: nothing to drop and so no drop report, and no
+ * clock unless a dropping state ends (its event reports drop_next relative
+ * to now).  Apart from codel_serve_head() so that this path, which a
  * parent such as prio takes for every empty band on every packet, tests
  * the dropping state once and skips the report.
  */
-static __always_inline struct sk_buff *codel_run_empty(struct Qdisc *sch)
+static __always_inline struct sk_buff *codel_serve_empty(struct Qdisc *sch)
 {
 	struct codel_sched_data *q = qdisc_priv(sch);
 	codel_time_t now = unlikely(q->vars.dropping) ? codel_now() : 0;
 
-	return codel_dequeue(sch, NULL, now, &sch->qstats.backlog, &q->params,
+	return codel_serve(sch, NULL, now, &sch->qstats.backlog, &q->params,
 			     &q->vars, &q->stats, &codel_qdisc_pkt_ops);
 }
 
 /*
- * Run CoDel on @skb, just taken off the head, for a dequeue (@peek false)
- * or a peek; the caller reports this call's drops.  Inlined into both, so
- * that @peek is a constant and dequeue pays no call for it.
+ * Serve @skb, just taken off the head, for a dequeue (@peek false) or a
+ * peek; the caller reports this call's drops.  Inlined into both, so that
+ * @peek is a constant and dequeue pays no call for it.
  */
-static __always_inline struct sk_buff *codel_run(struct Qdisc *sch,
-						 struct sk_buff *skb, bool peek)
+static __always_inline struct sk_buff *codel_serve_head(struct Qdisc *sch,
+							struct sk_buff *skb,
+							bool peek)
 {
 	struct codel_sched_data *q = qdisc_priv(sch);
 
-	skb = codel_dequeue(sch, skb, codel_now(), &sch->qstats.backlog,
-			    &q->params, &q->vars, &q->stats,
-			    &codel_qdisc_pkt_ops);
+	skb = codel_serve(sch, skb, codel_now(), &sch->qstats.backlog,
+			  &q->params, &q->vars, &q->stats, &codel_qdisc_pkt_ops);
 	if (skb)
 		qdisc_bstats_update(sch, skb);
 	/* Tested first: disabled, the event loads nothing. */
@@ -290,8 +291,8 @@ static __always_inline struct sk_buff *codel_run(struct Qdisc *sch,
 }
 
 /*
- * Tell every ancestor about the packets codel_run() dropped, now: they
- * were counted in the ancestors' qlen and backlog at enqueue.
+ * Tell every ancestor about the packets codel_serve_head() dropped, now:
+ * they were counted in the ancestors' qlen and backlog at enqueue.
  */
 static void codel_report_drops(struct Qdisc *sch)
 {
@@ -306,15 +307,16 @@ static void codel_report_drops(struct Qdisc *sch)
 }
 
 /*
- * A parent must take a packet it peeked with qdisc_dequeue_peeked(), which
- * empties gso_skb before it calls us.  One that calls ->dequeue() directly
- * (Debian 6.12.95's sch_multiq, under a peeking TBF or HTB; 6.1.192 has
- * the fix) would leave the peeked packet behind for good: qlen says one is
- * queued, peek returns it, dequeue never does, and the class stalls.
- * Serve it here, as qdisc_dequeue_peeked() would have.  A limit trim takes
- * a stashed packet first the same way.  Out of line: neither is a hot path.
+ * Take the packet peek() stashed in gso_skb.  A parent must take a packet
+ * it peeked with qdisc_dequeue_peeked(), which empties gso_skb before it
+ * calls us; one that calls ->dequeue() directly (sch_multiq of some
+ * kernels, under a peeking TBF or HTB: docs/kernels.md) would leave the
+ * peeked packet behind for good: qlen says one is queued, peek returns it,
+ * dequeue never does, and the class stalls.  Serve it here, as
+ * qdisc_dequeue_peeked() would have.  A limit trim takes a stashed packet
+ * first the same way.  Out of line: neither is a hot path.
  */
-static noinline struct sk_buff *codel_dequeue_stashed(struct Qdisc *sch)
+static noinline struct sk_buff *codel_take_peeked(struct Qdisc *sch)
 {
 	struct sk_buff *skb = __skb_dequeue(&sch->gso_skb);
 
@@ -328,11 +330,11 @@ static struct sk_buff *codel_qdisc_dequeue(struct Qdisc *sch)
 	struct sk_buff *skb;
 
 	if (unlikely(skb_queue_len(&sch->gso_skb)))
-		return codel_dequeue_stashed(sch);
-	skb = codel_pkt_dequeue(sch);
+		return codel_take_peeked(sch);
+	skb = codel_fifo_pop(sch);
 	if (!skb)
-		return codel_run_empty(sch);
-	skb = codel_run(sch, skb, false);
+		return codel_serve_empty(sch);
+	skb = codel_serve_head(sch, skb, false);
 	codel_report_drops(sch);
 	return skb;
 }
@@ -349,10 +351,10 @@ static struct sk_buff *codel_qdisc_peek(struct Qdisc *sch)
 	if (skb)
 		return skb;
 
-	skb = codel_pkt_dequeue(sch);
+	skb = codel_fifo_pop(sch);
 	if (!skb)
-		return codel_run_empty(sch);
-	skb = codel_run(sch, skb, true);
+		return codel_serve_empty(sch);
+	skb = codel_serve_head(sch, skb, true);
 	if (skb) {
 		__skb_queue_head(&sch->gso_skb, skb);
 		qdisc_qstats_backlog_inc(sch, skb);
@@ -362,24 +364,21 @@ static struct sk_buff *codel_qdisc_peek(struct Qdisc *sch)
 	return skb;
 }
 
-/* Out of line, so that the path that queues saves no registers for it. */
-static noinline int codel_drop_overlimit(struct sk_buff *skb, struct Qdisc *sch,
-					 struct sk_buff **to_free)
+/*
+ * A tail drop at enqueue, counted and traced.  Out of line, so that the
+ * path that queues saves no registers for it.
+ */
+static noinline int codel_drop_enqueued(struct sk_buff *skb, struct Qdisc *sch,
+					struct sk_buff **to_free,
+					enum codel_drop_reason reason)
 {
 	struct codel_sched_data *q = qdisc_priv(sch);
 
-	WRITE_ONCE(q->drop_overlimit, q->drop_overlimit + 1);
-	trace_codel_skb_drop(sch, skb, CODEL_DROP_OVERLIMIT);
-	return codel_drop_at_enqueue(skb, sch, to_free);
-}
-
-static noinline int codel_drop_overmemory(struct sk_buff *skb, struct Qdisc *sch,
-					  struct sk_buff **to_free)
-{
-	struct codel_sched_data *q = qdisc_priv(sch);
-
-	WRITE_ONCE(q->drop_overmemory, q->drop_overmemory + 1);
-	trace_codel_skb_drop(sch, skb, CODEL_DROP_MEMORY);
+	if (reason == CODEL_DROP_MEMORY)
+		WRITE_ONCE(q->drop_overmemory, q->drop_overmemory + 1);
+	else
+		WRITE_ONCE(q->drop_overlimit, q->drop_overlimit + 1);
+	trace_codel_skb_drop(sch, skb, reason);
 	return codel_drop_at_enqueue(skb, sch, to_free);
 }
 
@@ -391,9 +390,9 @@ static int codel_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	u32 memory = q->memory_usage + skb->truesize;
 
 	if (unlikely(qdisc_qlen(sch) >= sch->limit))
-		return codel_drop_overlimit(skb, sch, to_free);
+		return codel_drop_enqueued(skb, sch, to_free, CODEL_DROP_OVERLIMIT);
 	if (unlikely(memory > q->memory_limit))
-		return codel_drop_overmemory(skb, sch, to_free);
+		return codel_drop_enqueued(skb, sch, to_free, CODEL_DROP_MEMORY);
 	q->memory_usage = memory;
 	codel_cb(skb)->enqueue_time = codel_now();
 	return qdisc_enqueue_tail(skb, sch);
@@ -485,45 +484,39 @@ static const struct nla_policy codel_ext_policy[TCA_CODEL_EXT_MAX + 1] = {
 
 /*
  * The policy rejects an out-of-range value with "integer out of range";
- * name the option and its range instead, keeping the attribute and the
- * policy the kernel reports with it.  @ext: a TCA_CODEL_EXT member.
+ * name the option and its range instead.  Keyed by the policy entry the
+ * parser reports in extack->policy.
  */
-static void codel_range_msg(struct netlink_ext_ack *extack, bool ext)
-{
-	const struct nlattr *a = extack ? extack->bad_attr : NULL;
+static const struct {
+	const struct nla_policy	*pol;
+	const char		*msg;
+} codel_range_msgs[] = {
+	{ &codel_policy[TCA_CODEL_TARGET],	"codel: target must be at most 100s" },
+	{ &codel_policy[TCA_CODEL_LIMIT],	"codel: limit must be at least 1 packet" },
+	{ &codel_policy[TCA_CODEL_INTERVAL],	"codel: interval must be at most 100s" },
+	{ &codel_policy[TCA_CODEL_ECN],		"codel: ecn must be 0 or 1" },
+	{ &codel_policy[TCA_CODEL_CE_THRESHOLD], "codel: ce_threshold must be at most 100s" },
+	{ &codel_ext_policy[TCA_CODEL_EXT_SPLIT_GSO], "codel: split_gso must be 0 or 1" },
+	{ &codel_ext_policy[TCA_CODEL_EXT_MEMORY_LIMIT],
+	  "codel: memory_limit must be from 1 byte to 2GB" },
+};
 
-	if (!a)
+/*
+ * What NL_SET_ERR_MSG_ATTR_POL() does for a literal: these messages are
+ * static strings too.  The attribute and policy stay as the parser set them.
+ */
+static void codel_range_msg(struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+
+	if (!extack)
 		return;
-	if (ext) {
-		if (nla_type(a) == TCA_CODEL_EXT_SPLIT_GSO)
-			NL_SET_ERR_MSG_ATTR_POL(extack, a, extack->policy,
-						"codel: split_gso must be 0 or 1");
-		if (nla_type(a) == TCA_CODEL_EXT_MEMORY_LIMIT)
-			NL_SET_ERR_MSG_ATTR_POL(extack, a, extack->policy,
-						"codel: memory_limit must be from 1 byte to 2GB");
-		return;
-	}
-	switch (nla_type(a)) {
-	case TCA_CODEL_TARGET:
-		NL_SET_ERR_MSG_ATTR_POL(extack, a, extack->policy,
-					"codel: target must be at most 100s");
-		break;
-	case TCA_CODEL_INTERVAL:
-		NL_SET_ERR_MSG_ATTR_POL(extack, a, extack->policy,
-					"codel: interval must be at most 100s");
-		break;
-	case TCA_CODEL_CE_THRESHOLD:
-		NL_SET_ERR_MSG_ATTR_POL(extack, a, extack->policy,
-					"codel: ce_threshold must be at most 100s");
-		break;
-	case TCA_CODEL_LIMIT:
-		NL_SET_ERR_MSG_ATTR_POL(extack, a, extack->policy,
-					"codel: limit must be at least 1 packet");
-		break;
-	case TCA_CODEL_ECN:
-		NL_SET_ERR_MSG_ATTR_POL(extack, a, extack->policy,
-					"codel: ecn must be 0 or 1");
-		break;
+	for (i = 0; i < ARRAY_SIZE(codel_range_msgs); i++) {
+		if (extack->policy == codel_range_msgs[i].pol) {
+			do_trace_netlink_extack(codel_range_msgs[i].msg);
+			extack->_msg = codel_range_msgs[i].msg;
+			return;
+		}
 	}
 }
 
@@ -545,7 +538,7 @@ static int codel_parse(struct nlattr *opt, struct nlattr **tb,
 			  codel_policy, NL_VALIDATE_STRICT & ~NL_VALIDATE_MAXTYPE,
 			  extack);
 	if (err == -ERANGE)
-		codel_range_msg(extack, false);
+		codel_range_msg(extack);
 	if (err < 0)
 		return err;
 	memset(ext, 0, sizeof(*ext) * (TCA_CODEL_EXT_MAX + 1));
@@ -555,7 +548,7 @@ static int codel_parse(struct nlattr *opt, struct nlattr **tb,
 			err = nla_parse_nested(ext, TCA_CODEL_EXT_MAX, a,
 					       codel_ext_policy, extack);
 			if (err == -ERANGE)
-				codel_range_msg(extack, true);
+				codel_range_msg(extack);
 			if (err < 0)
 				return err;
 		} else if (!nla_type(a) || nla_type(a) > TCA_CODEL_MAX) {
@@ -568,22 +561,16 @@ static int codel_parse(struct nlattr *opt, struct nlattr **tb,
 }
 
 /*
- * What the policies cannot say, checked before anything changes.  Also
- * works out the selector a change leaves: a mask of 0 sent alone switches
- * the selector off, so it clears the selector too.
+ * The ce_threshold selector and mask a change leaves: each as sent, else
+ * as set; a mask of 0 sent alone switches the selector off, so it clears
+ * the selector too.
  */
-static int codel_validate(const struct codel_sched_data *q, struct nlattr **tb,
-			  struct nlattr **ext, u8 *selector, u8 *mask,
-			  struct netlink_ext_ack *extack)
+static void codel_new_selector(const struct codel_sched_data *q,
+			       struct nlattr **ext, u8 *selector, u8 *mask)
 {
 	struct nlattr *sel = ext[TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR];
 	struct nlattr *msk = ext[TCA_CODEL_EXT_CE_THRESHOLD_MASK];
 
-	if (tb[TCA_CODEL_CE_THRESHOLD] && ext[TCA_CODEL_EXT_CE_THRESHOLD_OFF]) {
-		NL_SET_ERR_MSG_ATTR(extack, ext[TCA_CODEL_EXT_CE_THRESHOLD_OFF],
-				    "codel: ce_threshold given and switched off at once");
-		return -EINVAL;
-	}
 	*mask = msk ? nla_get_u8(msk) : q->params.ce_threshold_mask;
 	if (sel)
 		*selector = nla_get_u8(sel);
@@ -591,8 +578,21 @@ static int codel_validate(const struct codel_sched_data *q, struct nlattr **tb,
 		*selector = 0;
 	else
 		*selector = q->params.ce_threshold_selector;
-	if (*selector & ~*mask) {
-		NL_SET_ERR_MSG_ATTR(extack, sel ?: msk,
+}
+
+/* What the policies cannot say, checked before anything changes. */
+static int codel_validate(struct nlattr **tb, struct nlattr **ext,
+			  u8 selector, u8 mask, struct netlink_ext_ack *extack)
+{
+	if (tb[TCA_CODEL_CE_THRESHOLD] && ext[TCA_CODEL_EXT_CE_THRESHOLD_OFF]) {
+		NL_SET_ERR_MSG_ATTR(extack, ext[TCA_CODEL_EXT_CE_THRESHOLD_OFF],
+				    "codel: ce_threshold given and switched off at once");
+		return -EINVAL;
+	}
+	if (selector & ~mask) {
+		NL_SET_ERR_MSG_ATTR(extack,
+				    ext[TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR] ?:
+				    ext[TCA_CODEL_EXT_CE_THRESHOLD_MASK],
 				    "codel: ce_threshold_selector has bits outside its mask");
 		return -EINVAL;
 	}
@@ -601,16 +601,16 @@ static int codel_validate(const struct codel_sched_data *q, struct nlattr **tb,
 
 /*
  * Take the oldest packet for a limit trim, a packet a parent has peeked
- * (stashed in gso_skb) first, with qlen and backlog both reduced.  This is
- * what qdisc_dequeue_internal(sch, true) does in Debian's 6.1.192, but in
- * 6.12.95 that helper leaves the backlog to its caller: spelled out here,
- * the trim is right on both without a version test.
+ * (stashed in gso_skb) first, with qlen and backlog both reduced.  Kernels
+ * differ in whether qdisc_dequeue_internal() reduces the backlog
+ * (docs/kernels.md): spelled out here, the trim is right on every one
+ * without a version test.
  */
-static struct sk_buff *codel_trim_head(struct Qdisc *sch)
+static struct sk_buff *codel_take_oldest(struct Qdisc *sch)
 {
 	if (skb_queue_len(&sch->gso_skb))
-		return codel_dequeue_stashed(sch);
-	return codel_pkt_dequeue(sch);
+		return codel_take_peeked(sch);
+	return codel_fifo_pop(sch);
 }
 
 static int codel_change(struct Qdisc *sch, struct nlattr *opt,
@@ -630,7 +630,8 @@ static int codel_change(struct Qdisc *sch, struct nlattr *opt,
 	err = codel_parse(opt, tb, ext, extack);
 	if (err < 0)
 		return err;
-	err = codel_validate(q, tb, ext, &selector, &mask, extack);
+	codel_new_selector(q, ext, &selector, &mask);
+	err = codel_validate(tb, ext, selector, mask, extack);
 	if (err)
 		return err;
 
@@ -663,7 +664,7 @@ static int codel_change(struct Qdisc *sch, struct nlattr *opt,
 	WRITE_ONCE(q->params.ce_threshold_mask, mask);
 
 	while (sch->q.qlen > sch->limit) {
-		struct sk_buff *skb = codel_trim_head(sch);
+		struct sk_buff *skb = codel_take_oldest(sch);
 
 		if (!skb)
 			break;
@@ -673,8 +674,8 @@ static int codel_change(struct Qdisc *sch, struct nlattr *opt,
 		rtnl_qdisc_drop(skb, sch);
 	}
 	/*
-	 * Only when something went: with nothing to report, 6.1.192 would
-	 * still notify an empty qdisc's parent class.
+	 * Only when something went: with nothing to report, some kernels
+	 * would still notify an empty qdisc's parent class.
 	 */
 	if (dropped_pkts)
 		qdisc_tree_reduce_backlog(sch, dropped_pkts, dropped_bytes);

@@ -74,7 +74,7 @@ for m in "${mutants[@]}"; do
 	mkdir -p "$dir/src"
 	# shellcheck disable=SC2086
 	cp $srcs "$dir/src/"
-	if ! patch -s -p1 -d "$dir/src" <"$patch" >"$dir/patch.log" 2>&1; then
+	if ! patch -s -p1 -F0 -d "$dir/src" <"$patch" >"$dir/patch.log" 2>&1; then
 		verdict="NOT APPLIED (see $dir/patch.log)"
 		survivors=$((survivors + 1))
 	elif ! mrel=$(mutant_release "$patch") ||
@@ -91,7 +91,7 @@ for m in "${mutants[@]}"; do
 			verdict=SURVIVED
 			tree=$dir/tree
 			git ls-files | cpio -pdm --quiet "$tree"
-			patch -s -p1 -d "$tree" <"$patch"
+			patch -s -p1 -F0 -d "$tree" <"$patch"
 			mkdir -p "$tree/build"
 			ln -s "$top/build/linux-src" "$tree/build/linux-src"
 			for t in $tests; do

@@ -34,6 +34,7 @@ struct pktq {
 	u32			drop_overlimit;
 	u32			next_id;
 	u32			events[CODEL_EV_DROPPING_EXIT + 1];
+	u32			drops_reported;	/* ops->drop() calls */
 };
 
 static struct sk_buff *pktq_pop(void *ctx)
@@ -62,10 +63,14 @@ static codel_time_t pktq_time(const struct sk_buff *skb)
 	return skb->tstamp;
 }
 
-static void pktq_drop(struct sk_buff *skb, void *ctx)
+static void pktq_drop(void *ctx, struct sk_buff *skb,
+		      const struct codel_vars *vars, codel_time_t now)
 {
 	struct pktq *q = ctx;
 
+	(void)vars;
+	(void)now;
+	q->drops_reported++;
 	*q->dropped_tail = skb;
 	q->dropped_tail = &skb->next;
 }
@@ -95,7 +100,7 @@ static void pktq_event(void *ctx, enum codel_event ev,
 }
 
 static const struct codel_pkt_ops pktq_ops = {
-	.dequeue	= pktq_pop,
+	.pop		= pktq_pop,
 	.len		= pktq_len,
 	.enqueue_time	= pktq_time,
 	.drop		= pktq_drop,
@@ -149,8 +154,8 @@ static inline struct sk_buff *pktq_dequeue(struct pktq *q, codel_time_t now)
 {
 	struct sk_buff *skb = pktq_pop(q);
 
-	skb = codel_dequeue(q, skb, now, &q->backlog, &q->params, &q->vars,
-			    &q->stats, &pktq_ops);
+	skb = codel_serve(q, skb, now, &q->backlog, &q->params, &q->vars,
+			  &q->stats, &pktq_ops);
 	q->stats.drop_count = 0;
 	q->stats.drop_len = 0;
 	return skb;

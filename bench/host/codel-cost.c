@@ -62,10 +62,13 @@ static void pkt_free(struct fifo *q, struct sk_buff *skb)
 	q->free = skb;
 }
 
-static void pkt_drop(struct sk_buff *skb, void *ctx)
+static void pkt_drop(void *ctx, struct sk_buff *skb,
+		     const struct codel_vars *vars, codel_time_t now)
 {
 	struct fifo *q = ctx;
 
+	(void)vars;
+	(void)now;
 	q->drops++;
 	pkt_free(q, skb);
 }
@@ -92,7 +95,7 @@ static void pkt_event(void *ctx, enum codel_event ev,
 }
 
 static const struct codel_pkt_ops ops = {
-	.dequeue	= fifo_pop,
+	.pop		= fifo_pop,
 	.len		= pkt_len,
 	.enqueue_time	= pkt_time,
 	.drop		= pkt_drop,
@@ -158,8 +161,8 @@ int main(int argc, char **argv)
 			fifo_push(&q, mode == 2 ? now - codel_us_to_time(500000) : now);
 		skb = fifo_pop(&q);
 		if (mode)
-			skb = codel_dequeue(&q, skb, now, &q.backlog, &params,
-					    &vars, &stats, &ops);
+			skb = codel_serve(&q, skb, now, &q.backlog, &params,
+					  &vars, &stats, &ops);
 		if (skb) {
 			delivered++;
 			pkt_free(&q, skb);
