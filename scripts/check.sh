@@ -68,13 +68,12 @@ for rel in $kernels; do
 	export KERNELRELEASE=$rel
 	suite "guest-$rel" qemu/run --timeout "${GUEST_TIMEOUT:-1800}" \
 		--log "$log/guest-$rel" --add "$tdc=/payload/tdc" \
-		--add build/codel-fuzz=/usr/local/bin/codel-fuzz tests/guest/all.sh
+		tests/guest/all.sh
 	# The multiqueue test in a boot of its own with the --mq NICs: short,
 	# and the NICs' tx timers then load no other test (the main suite
 	# skips it: no eth2 there).
 	[ -n "${CHECK_NO_MQ:-}" ] ||
 		suite "mq-$rel" qemu/run --mq --timeout 600 --log "$log/mq-$rel" \
-			--add build/codel-fuzz=/usr/local/bin/codel-fuzz \
 			tests/guest/all.sh mq_default_qdisc_codel_per_queue \
 			mqprio_default_qdisc_codel_per_queue
 done

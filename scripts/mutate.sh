@@ -40,7 +40,7 @@ fi
 
 # The guest image must be current before any mutant borrows it; the
 # guest tests get tdc and the fuzzer as in make check.
-make -s guest fuzz tc KERNELRELEASE="$rel" >&2
+make -s guest guest-tools tc KERNELRELEASE="$rel" >&2
 scripts/tdc-prepare.sh "$rel" >/dev/null
 KERNELS=${KERNELS:-$(scripts/kernel-release.sh all | tr "\n" " ")}
 
@@ -113,7 +113,6 @@ for m in "${mutants[@]}"; do
 			# shellcheck disable=SC2086
 			if CODEL_MODULE=$top/$dir/src/sch_codel.ko KERNELRELEASE=$mrel \
 				qemu/run --log "$dir/run" --add "$(scripts/tdc-prepare.sh "$mrel")=/payload/tdc" \
-				--add build/codel-fuzz=/usr/local/bin/codel-fuzz \
 				tests/guest/all.sh $tests >"$dir/test.log" 2>&1; then
 				verdict=SURVIVED
 				survivors=$((survivors + 1))

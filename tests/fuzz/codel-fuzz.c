@@ -15,21 +15,15 @@
  *   - the qdisc still passes packets (every 64 ops a frame is sent through
  *     each device with AF_PACKET and its Sent counter must move).
  *
- * Usage: codel-fuzz [--seed N] [--ops N] DEV...
- * Prints the seed first so that a failure can be replayed; exit status 0
- * when every check held, 1 otherwise.
+ * Usage: see usage() below.  Prints the seed first so that a failure can
+ * be replayed; exit status 0 when every check held, 1 otherwise.
  *
- * codel-fuzz --userns UID [--seed N] [--ops N] DEV...: the same as user
- * UID (no capability left), inside a new user and network namespace where
- * it is root (as "unshare -Urn" makes one), on dummy devices DEV... that it
- * creates there: what any local user can do on Debian's kernels.
+ * --userns UID: the same as user UID (no capability left), inside a new
+ * user and network namespace where it is root (as "unshare -Urn" makes
+ * one), on dummy devices DEV... that it creates there: what any local user
+ * can do on Debian's kernels.
  *
- * codel-fuzz --lifecycle N MODULE.ko DEV...: N cycles of init_module,
- * a codel root on every DEV, 20 frames through each, delete_module refused
- * (EWOULDBLOCK) while even one instance is left, delete all, delete_module.
- * In one process, because under TCG every exec of tc or insmod costs ~50 ms.
- *
- * codel-fuzz --parent KIND [--events] ... DEV...: the same fuzzing, of a
+ * --parent KIND [--events]: the same fuzzing, of a
  * codel that is the only child of a one-class KIND tree at 1 Mbit/s (KIND
  * one of PARENT_KINDS; the ones that do not shape under a TBF; see
  * build_parent(); built with $TC, default /usr/sbin/tc), while every
@@ -49,13 +43,8 @@
  */
 #define _GNU_SOURCE	/* unshare() */
 #include <errno.h>
+#include <getopt.h>
 #include <linux/gen_stats.h>
-#include <linux/if_packet.h>
-#include <linux/netlink.h>
-#include <linux/pkt_sched.h>
-#include <linux/rtnetlink.h>
-#include <arpa/inet.h>
-#include <net/ethernet.h>
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -69,17 +58,14 @@
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "frame.h"
+#include "nl.h"
+#include "model.h"
 #include "pkt_sched_codel.h"	/* the appended TCA_CODEL_* */
-
-#ifndef NETLINK_EXT_ACK
-#define NETLINK_EXT_ACK 11
-#endif
 
 #define MAX_DEVS	8
 #define HANDLE		0x10000u	/* 1: */
@@ -88,21 +74,9 @@
 #define SHAPED_PARENT	0x20001u	/* 2:1: a class of a parent under a TBF */
 #define MIN_MTU		576		/* every frame below fits */
 #define SMALL_FRAME	560		/* fits any MTU the fuzzer sets */
-#define MAX_FRAME	1414		/* fits MTU 1500 */
-#define TIME_MAX_US	100000000u
-#define DISABLED	0x7fffffffu
-#define DEFAULT_MEMORY	(32u << 20)
 /* Under this memory_limit even a 64-byte frame (its truesize) is dropped. */
 #define FRAME_MEMORY	4096u
 
-struct params {			/* as the module stores them */
-	uint32_t target, interval, ce_threshold;	/* codel units */
-	uint32_t limit;
-	uint32_t ecn;
-	uint32_t split_gso;
-	uint32_t memory_limit;		/* bytes */
-	uint8_t selector, mask;
-};
 
 struct dev {
 	const char	*name;
@@ -113,8 +87,7 @@ struct dev {
 
 static struct dev devs[MAX_DEVS];
 static int ndevs, nl_fd, pk_fd;
-static uint64_t rng;
-static unsigned long ops, accepted, rejected, failures, seq = 1;
+static unsigned long ops, accepted, rejected, failures;
 /* Where codel sits: the root (1:), or 10: under --parent's class 1:1. */
 static uint32_t q_parent = TC_H_ROOT, q_handle = HANDLE;
 static const char *parent_kind;
@@ -144,14 +117,6 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static uint32_t rnd(void)
-{
-	/* xorshift64*: small, fast, and the same sequence for a seed */
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (uint32_t)((rng * 2685821657736338717ULL) >> 32);
-}
 
 static void fail(const char *fmt, ...)
 {
@@ -165,348 +130,8 @@ static void fail(const char *fmt, ...)
 	printf("\n");
 }
 
-static uint32_t us_to_time(uint32_t us)
-{
-	return (uint32_t)(((uint64_t)us * 1000) >> 10);
-}
 
-static uint32_t time_to_us(uint32_t t)
-{
-	return (uint32_t)(((uint64_t)t << 10) / 1000);
-}
-
-static void defaults(struct params *p)
-{
-	p->target = us_to_time(5000);
-	p->interval = us_to_time(100000);
-	p->ce_threshold = DISABLED;
-	p->limit = 1000;
-	p->ecn = 0;
-	p->split_gso = 0;
-	p->memory_limit = DEFAULT_MEMORY;
-	p->selector = 0;
-	p->mask = 0;
-}
-
-/* --- building requests ----------------------------------------------- */
-
-struct req {
-	struct nlmsghdr	n;
-	struct tcmsg	t;
-	char		buf[1024];
-};
-
-static void put_attr(struct nlmsghdr *n, uint16_t type, const void *data,
-		     uint16_t len, uint16_t claimed_len)
-{
-	struct nlattr *a = (void *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
-
-	a->nla_type = type;
-	a->nla_len = claimed_len;
-	if (len)
-		memcpy(a + 1, data, len);
-	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + NLA_ALIGN(NLA_HDRLEN + len);
-}
-
-static const uint32_t boundary[] = {
-	0, 1, 2, 3, 999, 1000, 1024, 5000, 100000, 99999999, 100000000,
-	100000001, 0x7fffffff, 0x80000000u, 0xfffffffeu, 0xffffffffu,
-};
-
-static uint32_t value(void)
-{
-	switch (rnd() % 4) {
-	case 0:
-		return rnd();
-	case 1:
-		return rnd() % 200000;
-	default:
-		return boundary[rnd() % (sizeof(boundary) / sizeof(boundary[0]))];
-	}
-}
-
-/* What the module will do with this TCA_OPTIONS payload. */
-struct verdict {
-	bool		ok;
-	bool		range_error;	/* msg is the extack the module must give */
-	const char	*msg;		/* its extack text */
-	struct params	p;		/* new settings if ok */
-};
-
-#define NTYPES	(TCA_CODEL_MAX + 1)
-#define NEXT	(TCA_CODEL_EXT_MAX + 1)
-
-static uint16_t ext_len(uint16_t type)
-{
-	switch (type) {
-	case TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR:
-	case TCA_CODEL_EXT_CE_THRESHOLD_MASK:
-		return 1;
-	case TCA_CODEL_EXT_CE_THRESHOLD_OFF:
-		return 0;
-	default:
-		return 4;
-	}
-}
-
-/* NULL if x is in range for mainline attribute type, else the extack. */
-static const char *main_range_msg(uint16_t type, uint32_t x)
-{
-	switch (type) {
-	case TCA_CODEL_TARGET:
-		return x <= TIME_MAX_US ? NULL : "codel: target must be at most 100s";
-	case TCA_CODEL_CE_THRESHOLD:
-		return x <= TIME_MAX_US ? NULL : "codel: ce_threshold must be at most 100s";
-	case TCA_CODEL_INTERVAL:
-		return x <= TIME_MAX_US ? NULL : "codel: interval must be at most 100s";
-	case TCA_CODEL_LIMIT:
-		return x >= 1 ? NULL : "codel: limit must be at least 1 packet";
-	case TCA_CODEL_ECN:
-		return x <= 1 ? NULL : "codel: ecn must be 0 or 1";
-	}
-	return NULL;
-}
-
-/* First error of a parse, in attribute order: structural, or a range. */
-struct parse {
-	bool		bad;		/* structurally invalid: no message checked */
-	const char	*msg;		/* else the message of the first error */
-	uint32_t	seen[NEXT > NTYPES ? NEXT : NTYPES];
-	uint32_t	val[NEXT > NTYPES ? NEXT : NTYPES];
-};
-
-static void parse_error(struct parse *ps, bool structural, const char *msg)
-{
-	if (ps->bad || ps->msg)
-		return;			/* only the first error counts */
-	if (structural)
-		ps->bad = true;
-	else
-		ps->msg = msg;
-}
-
-/* Random, often valid contents of the TCA_CODEL_EXT nest; predicts them. */
-static void build_ext(struct nlmsghdr *n, struct parse *ps)
-{
-	struct nlattr *nest = (void *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
-	int nattrs = 1 + rnd() % 3;
-
-	nest->nla_type = TCA_CODEL_EXT | (rnd() % 20 ? NLA_F_NESTED : 0);
-	if (!(nest->nla_type & NLA_F_NESTED))
-		parse_error(ps, true, NULL);	/* "NLA_F_NESTED is missing" */
-	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + NLA_HDRLEN;
-	for (int i = 0; i < nattrs; i++) {
-		uint16_t type = 1 + rnd() % TCA_CODEL_EXT_MAX, len;
-		uint32_t x = rnd() % 3 ? rnd() % 3 : value();
-		int r = rnd() % 100;
-
-		if (type == TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR ||
-		    type == TCA_CODEL_EXT_CE_THRESHOLD_MASK)
-			x = rnd() & (rnd() % 2 ? 0x3 : 0xff);
-		len = ext_len(type);
-		if (r < 4)
-			type = TCA_CODEL_EXT_MAX + 1 + rnd() % 3;	/* unknown */
-		else if (r < 8)
-			len = len ? len - 1 : 4;		/* wrong length */
-		put_attr(n, type, &x, len, NLA_HDRLEN + len);
-		if (type > TCA_CODEL_EXT_MAX || len != ext_len(type))
-			parse_error(ps, true, NULL);
-		else if (type == TCA_CODEL_EXT_SPLIT_GSO && x > 1)
-			parse_error(ps, false, "codel: split_gso must be 0 or 1");
-		else if (type == TCA_CODEL_EXT_MEMORY_LIMIT && (!x || x > 1u << 31))
-			parse_error(ps, false, "codel: memory_limit must be from 1 byte to 2GB");
-		if (type <= TCA_CODEL_EXT_MAX) {
-			ps->seen[type] = 1;
-			ps->val[type] = x;
-		}
-	}
-	nest->nla_len = (uint16_t)((char *)n + n->nlmsg_len - (char *)nest);
-}
-
-/*
- * Append random attributes inside TCA_OPTIONS and predict the outcome from
- * the module's documented rules: mainline's types 1..5, strictly (no flags,
- * exactly 4-byte payloads, nothing trailing, ranges in the policy), every
- * other type rejected except the TCA_CODEL_EXT nest, parsed strictly in
- * turn (NLA_F_NESTED set, its own types 1..5); then the cross checks
- * (ce_threshold set and off at once, the selector inside its mask), then
- * all applied at once.  The last value of each type counts.
- */
-static void build_options(struct nlmsghdr *n, const struct params *old,
-			  struct verdict *v)
-{
-	struct nlattr *opts = (void *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
-	struct parse mainp = { 0 }, walk = { 0 }, extp = { 0 };
-	uint8_t selector, mask;
-	int nattrs = rnd() % 6, i;
-	bool sel, msk, off;
-
-	opts->nla_type = TCA_OPTIONS;
-	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + NLA_HDRLEN;
-	for (i = 0; i < nattrs; i++) {
-		uint16_t type = 1 + rnd() % TCA_CODEL_MAX, len = 4, claimed;
-		unsigned char data[64];
-		uint32_t x = value();
-		int r = rnd() % 100;
-
-		if (r < 30) {
-			/* Each nest is checked in turn; the last one counts. */
-			memset(&extp, 0, sizeof(extp));
-			build_ext(n, &extp);
-			if (extp.bad)
-				parse_error(&walk, true, NULL);
-			else if (extp.msg)
-				parse_error(&walk, false, extp.msg);
-			continue;
-		}
-		memcpy(data, &x, 4);
-		if (r < 34)
-			type = 0;			/* UNSPEC */
-		else if (r < 38)
-			type = NTYPES + rnd() % 3;	/* unknown */
-		else if (r < 40)
-			type = rnd() & 0x3fff;		/* anything */
-		else if (r < 43)
-			type |= NLA_F_NESTED;		/* nested garbage */
-		else if (r < 46)
-			len = rnd() % 4;		/* truncated */
-		else if (r < 49)
-			len = 5 + rnd() % 40;		/* oversized */
-		for (int b = 4; b < len; b++)
-			data[b] = rnd();
-		claimed = NLA_HDRLEN + len;
-		if (r >= 49 && r < 51)
-			claimed += 1 + rnd() % 8;	/* lies about its length */
-		put_attr(n, type, data, len, claimed);
-
-		if (claimed != NLA_HDRLEN + len) {
-			/* a length lie past the end: everything after is garbage */
-			parse_error(&mainp, true, NULL);
-			break;
-		}
-		if ((type & NLA_TYPE_MASK) == TCA_CODEL_EXT) {
-			/* a random type hit the nest's: garbage inside */
-			parse_error(&walk, true, NULL);
-		} else if (type & ~NLA_TYPE_MASK) {
-			/* a flag on a mainline type, or a flagged unknown one */
-			if ((type & NLA_TYPE_MASK) <= TCA_CODEL_MAX)
-				parse_error(&mainp, true, NULL);
-			else
-				parse_error(&walk, false, "codel: unknown attribute type");
-		} else if (type != 0 && type <= TCA_CODEL_MAX && len != 4) {
-			parse_error(&mainp, true, NULL);
-		} else if (type == 0 || type > TCA_CODEL_MAX) {
-			parse_error(&walk, false, "codel: unknown attribute type");
-		} else {
-			if (main_range_msg(type, x))
-				parse_error(&mainp, false, main_range_msg(type, x));
-			mainp.seen[type] = 1;
-			mainp.val[type] = x;
-		}
-	}
-	opts->nla_len = (uint16_t)((char *)n + n->nlmsg_len - (char *)opts);
-
-	v->p = *old;
-	v->ok = false;
-	v->range_error = false;
-	v->msg = NULL;
-	/*
-	 * The order the module checks in: every mainline attribute, then a
-	 * walk in order that rejects unknown types and parses each nest.
-	 */
-	if (mainp.bad || (!mainp.msg && walk.bad))
-		return;
-	if (!mainp.msg)
-		mainp.msg = walk.msg;
-	sel = extp.seen[TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR];
-	msk = extp.seen[TCA_CODEL_EXT_CE_THRESHOLD_MASK];
-	off = extp.seen[TCA_CODEL_EXT_CE_THRESHOLD_OFF];
-	mask = msk ? extp.val[TCA_CODEL_EXT_CE_THRESHOLD_MASK] : old->mask;
-	if (sel)
-		selector = extp.val[TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR];
-	else if (msk && !mask)
-		selector = 0;			/* mask 0 alone: selector off */
-	else
-		selector = old->selector;
-	if (!mainp.msg && mainp.seen[TCA_CODEL_CE_THRESHOLD] && off)
-		mainp.msg = "codel: ce_threshold given and switched off at once";
-	if (!mainp.msg && (selector & ~mask))
-		mainp.msg = "codel: ce_threshold_selector has bits outside its mask";
-	if (mainp.msg) {
-		v->msg = mainp.msg;
-		v->range_error = true;
-		return;
-	}
-	v->ok = true;
-	if (mainp.seen[TCA_CODEL_TARGET])
-		v->p.target = us_to_time(mainp.val[TCA_CODEL_TARGET]);
-	if (mainp.seen[TCA_CODEL_INTERVAL])
-		v->p.interval = us_to_time(mainp.val[TCA_CODEL_INTERVAL]);
-	if (mainp.seen[TCA_CODEL_CE_THRESHOLD])
-		v->p.ce_threshold = us_to_time(mainp.val[TCA_CODEL_CE_THRESHOLD]);
-	if (off)
-		v->p.ce_threshold = DISABLED;
-	if (mainp.seen[TCA_CODEL_LIMIT])
-		v->p.limit = mainp.val[TCA_CODEL_LIMIT];
-	if (mainp.seen[TCA_CODEL_ECN])
-		v->p.ecn = mainp.val[TCA_CODEL_ECN];
-	if (extp.seen[TCA_CODEL_EXT_SPLIT_GSO])
-		v->p.split_gso = extp.val[TCA_CODEL_EXT_SPLIT_GSO];
-	if (extp.seen[TCA_CODEL_EXT_MEMORY_LIMIT])
-		v->p.memory_limit = extp.val[TCA_CODEL_EXT_MEMORY_LIMIT];
-	v->p.selector = selector;
-	v->p.mask = mask;
-}
-
-/* --- talking to the kernel --------------------------------------------- */
-
-/* Send and wait for the ack; returns -errno and copies any extack text. */
-static int transact(struct nlmsghdr *n, char *msg, size_t msglen)
-{
-	char buf[8192];
-	ssize_t r;
-
-	n->nlmsg_seq = ++seq;
-	n->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
-	if (send(nl_fd, n, n->nlmsg_len, 0) < 0) {
-		perror("send");
-		exit(2);
-	}
-	msg[0] = 0;
-	for (;;) {
-		struct nlmsghdr *h;
-
-		r = recv(nl_fd, buf, sizeof(buf), 0);
-		if (r < 0) {
-			perror("recv");
-			exit(2);
-		}
-		for (h = (void *)buf; NLMSG_OK(h, (size_t)r); h = NLMSG_NEXT(h, r)) {
-			struct nlmsgerr *e = NLMSG_DATA(h);
-			struct nlattr *a;
-			int alen;
-
-			if (h->nlmsg_seq != seq || h->nlmsg_type != NLMSG_ERROR)
-				continue;
-			if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
-				return e->error;
-			/* TLVs follow the echoed request (capped unless ok). */
-			a = (void *)((char *)e + sizeof(*e) +
-				     (h->nlmsg_flags & NLM_F_CAPPED ? 0 :
-				      NLMSG_ALIGN(e->msg.nlmsg_len) - NLMSG_HDRLEN));
-			alen = (int)((char *)h + h->nlmsg_len - (char *)a);
-			for (; alen >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
-			       a->nla_len <= alen;
-			     alen -= NLA_ALIGN(a->nla_len),
-			     a = (void *)((char *)a + NLA_ALIGN(a->nla_len)))
-				if (a->nla_type == NLMSGERR_ATTR_MSG)
-					snprintf(msg, msglen, "%.*s",
-						 (int)(a->nla_len - NLA_HDRLEN),
-						 (char *)(a + 1));
-			return e->error;
-		}
-	}
-}
+/* --- reading the dump ---------------------------------------------------- */
 
 struct dumped {
 	bool		found;
@@ -615,7 +240,7 @@ static void read_stats(struct rtattr *a, uint64_t *sent, uint32_t *qlen, uint32_
  */
 static void dump_root(const struct dev *d, struct dumped *out)
 {
-	struct req q = { 0 };
+	struct nl_tc_req q = { 0 };
 	char buf[16384];
 	bool done = false;
 
@@ -623,7 +248,7 @@ static void dump_root(const struct dev *d, struct dumped *out)
 	q.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg));
 	q.n.nlmsg_type = RTM_GETQDISC;
 	q.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	q.n.nlmsg_seq = ++seq;
+	q.n.nlmsg_seq = nl_next_seq();
 	q.t.tcm_family = AF_UNSPEC;
 	q.t.tcm_ifindex = d->ifindex;
 	if (send(nl_fd, &q, q.n.nlmsg_len, 0) < 0) {
@@ -715,50 +340,10 @@ static void check_dump(const struct dev *d, const char *what)
 
 /* --- frames ---------------------------------------------------------------- */
 
-/*
- * An IPv4/UDP frame of len bytes (64..MAX_FRAME) with ECN codepoint ecn,
- * header checksum valid, so that CoDel's marking (which rewrites TOS and
- * the checksum) works on it as on forwarded traffic.
- */
-static void build_frame(unsigned char *f, size_t len, unsigned int ecn)
-{
-	static const unsigned char eth[14] = { 0x02, 0, 0, 0, 0, 2, 0x02, 0, 0, 0, 0, 1, 0x08, 0x00 };
-	unsigned char *ip = f + 14;
-	uint32_t sum = 0;
-	size_t ilen = len - 14;
-
-	memset(f, 0, len);
-	memcpy(f, eth, sizeof(eth));
-	ip[0] = 0x45;
-	ip[1] = ecn & 3;
-	ip[2] = ilen >> 8;
-	ip[3] = ilen & 0xff;
-	ip[8] = 64;
-	ip[9] = 17;
-	memcpy(ip + 12, (unsigned char[]){ 198, 18, 5, 1, 198, 18, 5, 2 }, 8);
-	for (int k = 0; k < 20; k += 2)
-		sum += (uint32_t)(ip[k] << 8 | ip[k + 1]);
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = ~((sum & 0xffff) + (sum >> 16)) & 0xffff;
-	ip[10] = sum >> 8;
-	ip[11] = sum & 0xff;
-	ip[20] = 0x13;		/* UDP 5000 -> 5001, no checksum */
-	ip[21] = 0x88;
-	ip[22] = 0x13;
-	ip[23] = 0x89;
-	ip[24] = (ilen - 20) >> 8;
-	ip[25] = (ilen - 20) & 0xff;
-}
-
 static int send_frame(int fd, const struct dev *d, size_t len, unsigned int ecn)
 {
-	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_ifindex = d->ifindex,
-				   .sll_halen = ETH_ALEN, .sll_protocol = htons(ETH_P_IP) };
-	unsigned char f[MAX_FRAME];
-
-	build_frame(f, len, ecn);
 	frames_sent++;
-	return sendto(fd, f, len, 0, (void *)&sll, sizeof(sll)) < 0 ? -errno : 0;
+	return frame_send(fd, d->ifindex, len, ecn);
 }
 
 /* One frame through dev's qdiscs; codel's Sent counter must move. */
@@ -820,7 +405,7 @@ static void check_drains(const struct dev *d)
 
 static void one_op(struct dev *d)
 {
-	struct req q = { 0 };
+	struct nl_tc_req q = { 0 };
 	struct verdict v;
 	char msg[256];
 	int op = rnd() % 10, err;
@@ -835,7 +420,7 @@ static void one_op(struct dev *d)
 	if (op == 0) {
 		what = "delete";
 		q.n.nlmsg_type = RTM_DELQDISC;
-		err = transact(&q.n, msg, sizeof(msg));
+		err = nl_transact(nl_fd, &q.n, msg, sizeof(msg));
 		if (d->exists && err)
 			fail("%s delete: %s", d->name, strerror(-err));
 		if (!d->exists && !err)
@@ -845,7 +430,7 @@ static void one_op(struct dev *d)
 		return;
 	}
 
-	put_attr(&q.n, TCA_KIND, "codel", 6, NLA_HDRLEN + 6);
+	nl_put_attr(&q.n, TCA_KIND, "codel", 6, NLA_HDRLEN + 6);
 	if (op <= 3) {
 		what = "create";
 		q.n.nlmsg_type = RTM_NEWQDISC;
@@ -875,7 +460,7 @@ static void one_op(struct dev *d)
 		v.range_error = false;
 		v.msg = NULL;
 	}
-	err = transact(&q.n, msg, sizeof(msg));
+	err = nl_transact(nl_fd, &q.n, msg, sizeof(msg));
 
 	if (op <= 3 && d->exists) {
 		/* exclusive create over an existing qdisc must fail, no change */
@@ -906,69 +491,11 @@ static void one_op(struct dev *d)
 	check_dump(d, what);
 }
 
-static int qdisc_op(const struct dev *d, int type, int flags)
+/* Add or delete codel at q_parent (the root, without --parent). */
+static int qdisc_op(const struct dev *d, uint16_t type, uint16_t flags)
 {
-	struct req q = { 0 };
-	char msg[256];
-
-	q.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg));
-	q.n.nlmsg_type = type;
-	q.n.nlmsg_flags = flags;
-	q.t.tcm_ifindex = d->ifindex;
-	q.t.tcm_parent = q_parent;	/* the root, without --parent */
-	q.t.tcm_handle = q_handle;
-	if (type == RTM_NEWQDISC)
-		put_attr(&q.n, TCA_KIND, "codel", 6, NLA_HDRLEN + 6);
-	return transact(&q.n, msg, sizeof(msg));
-}
-
-static void send_frames(int fd, const struct dev *d, unsigned long n)
-{
-	for (unsigned long k = 0; k < n; k++) {
-		int err = send_frame(fd, d, 64, 0);
-
-		if (err)
-			fail("%s: sendto: %s", d->name, strerror(-err));
-	}
-}
-
-static int lifecycle(unsigned long cycles, const char *path)
-{
-	struct stat st;
-	void *image;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), i;
-
-	if (fd < 0 || fstat(fd, &st) || !(image = malloc(st.st_size)) ||
-	    read(fd, image, st.st_size) != st.st_size) {
-		perror(path);
-		return 2;
-	}
-	close(fd);
-	for (ops = 1; ops <= cycles && !failures; ops++) {
-		int err;
-
-		if (syscall(SYS_init_module, image, (unsigned long)st.st_size, ""))
-			fail("init_module: %s", strerror(errno));
-		for (i = 0; i < ndevs; i++)
-			if ((err = qdisc_op(&devs[i], RTM_NEWQDISC, NLM_F_CREATE | NLM_F_EXCL)))
-				fail("%s: add codel: %s", devs[i].name, strerror(-err));
-		for (i = 0; i < ndevs; i++)
-			send_frames(pk_fd, &devs[i], 20);
-		for (i = 0; i < ndevs; i++) {
-			if (!syscall(SYS_delete_module, "sch_codel", O_NONBLOCK))
-				fail("delete_module accepted with %d codel qdiscs left", ndevs - i);
-			else if (errno != EWOULDBLOCK)
-				fail("delete_module in use: %s, want EWOULDBLOCK", strerror(errno));
-			if ((err = qdisc_op(&devs[i], RTM_DELQDISC, 0)))
-				fail("%s: delete codel: %s", devs[i].name, strerror(-err));
-		}
-		if (syscall(SYS_delete_module, "sch_codel", O_NONBLOCK))
-			fail("delete_module: %s", strerror(errno));
-	}
-	printf("# codel-fuzz: lifecycle: %lu cycles on %d devices, %lu failures\n",
-	       ops - 1, ndevs, failures);
-	free(image);
-	return failures ? 1 : 0;
+	return nl_qdisc(nl_fd, type, flags, d->ifindex, q_parent, q_handle,
+			type == RTM_NEWQDISC ? "codel" : NULL);
 }
 
 static int write_file(const char *path, const char *text)
@@ -1013,46 +540,6 @@ static int enter_userns(unsigned int uid)
 	    write_file("/proc/self/gid_map", map))
 		return -1;
 	return 0;
-}
-
-/* RTM_NEWLINK: a dummy device NAME, up. */
-static int add_dummy(const char *name)
-{
-	struct {
-		struct nlmsghdr		n;
-		struct ifinfomsg	i;
-		char			buf[256];
-	} q = { 0 };
-	struct nlattr *info;
-	char msg[256];
-	int err;
-
-	q.n.nlmsg_len = NLMSG_LENGTH(sizeof(q.i));
-	q.n.nlmsg_type = RTM_NEWLINK;
-	q.n.nlmsg_flags = NLM_F_CREATE | NLM_F_EXCL;
-	q.i.ifi_family = AF_UNSPEC;
-	q.i.ifi_flags = IFF_UP;
-	q.i.ifi_change = IFF_UP;
-	put_attr(&q.n, IFLA_IFNAME, name, strlen(name) + 1,
-		 NLA_HDRLEN + strlen(name) + 1);
-	if (parent_tree && parent_tree->txqs) {
-		/* from &q, which GCC knows has room (&q.n is only a header) */
-		struct nlattr *a = (void *)((char *)&q + NLMSG_ALIGN(q.n.nlmsg_len));
-
-		a->nla_type = IFLA_NUM_TX_QUEUES;
-		a->nla_len = NLA_HDRLEN + 4;
-		memcpy(a + 1, &parent_tree->txqs, 4);
-		q.n.nlmsg_len = NLMSG_ALIGN(q.n.nlmsg_len) + NLA_HDRLEN + 4;
-	}
-	info = (void *)((char *)&q.n + NLMSG_ALIGN(q.n.nlmsg_len));
-	put_attr(&q.n, IFLA_LINKINFO | NLA_F_NESTED, NULL, 0, NLA_HDRLEN);
-	put_attr(&q.n, IFLA_INFO_KIND, "dummy", 6, NLA_HDRLEN + 6);
-	info->nla_len = (uint16_t)((char *)&q.n + q.n.nlmsg_len - (char *)info);
-	err = transact(&q.n, msg, sizeof(msg));
-	if (err)
-		fprintf(stderr, "codel-fuzz: add dummy %s: %s %s\n", name,
-			strerror(-err), msg);
-	return err;
 }
 
 /* --- the parent tree, device events, the dump thread ------------------- */
@@ -1144,43 +631,15 @@ static int build_parent(const char *dev)
 	return rc ? -1 : 0;
 }
 
-/*
- * RTM_NEWLINK on dev (IFF_UP set to up, and the MTU when mtu is not 0), or
- * RTM_DELLINK.
- */
-static int link_request(const struct dev *d, uint16_t type, bool up, uint32_t mtu)
+static int add_dummy(const char *name)
 {
-	struct {
-		struct nlmsghdr		n;
-		struct ifinfomsg	i;
-		char			buf[64];
-	} q = { 0 };
-	char msg[256];
-
-	q.n.nlmsg_len = NLMSG_LENGTH(sizeof(q.i));
-	q.n.nlmsg_type = type;
-	q.i.ifi_family = AF_UNSPEC;
-	q.i.ifi_index = d->ifindex;
-	if (type == RTM_NEWLINK) {
-		q.i.ifi_flags = up ? IFF_UP : 0;
-		q.i.ifi_change = IFF_UP;
-		if (mtu)
-			put_attr(&q.n, IFLA_MTU, &mtu, 4, NLA_HDRLEN + 4);
-	}
-	return transact(&q.n, msg, sizeof(msg));
+	return nl_add_dummy(nl_fd, name, parent_tree ? parent_tree->txqs : 0);
 }
 
 static int set_link(const struct dev *d, bool up, uint32_t mtu)
 {
-	return link_request(d, RTM_NEWLINK, up, mtu);
+	return nl_set_link(nl_fd, d->ifindex, up, mtu);
 }
-
-static int del_link(const struct dev *d)
-{
-	return link_request(d, RTM_DELLINK, false, 0);
-}
-
-static int add_dummy(const char *name);
 
 /*
  * codel-fuzz --netns-child KIND: in a network namespace of its own, a dummy
@@ -1191,31 +650,19 @@ static int add_dummy(const char *name);
  */
 static int netns_child(void)
 {
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	struct dev n = { .name = "n0" };
-	struct req q = { 0 };
-	char msg[256];
-	int one = 1;
 
 	if (unshare(CLONE_NEWNET))
 		return 10;
-	nl_fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	pk_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
-	if (nl_fd < 0 || pk_fd < 0 || bind(nl_fd, (void *)&sa, sizeof(sa)) ||
-	    setsockopt(nl_fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one)))
+	nl_fd = nl_open();
+	pk_fd = frame_socket();
+	if (nl_fd < 0 || pk_fd < 0)
 		return 11;
 	if (add_dummy(n.name) || !(n.ifindex = (int)if_nametoindex(n.name)))
 		return 12;
 	if (parent_kind && build_parent(n.name))
 		return 13;
-	q.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg));
-	q.n.nlmsg_type = RTM_NEWQDISC;
-	q.n.nlmsg_flags = NLM_F_CREATE | NLM_F_EXCL;
-	q.t.tcm_ifindex = n.ifindex;
-	q.t.tcm_parent = q_parent;
-	q.t.tcm_handle = q_handle;
-	put_attr(&q.n, TCA_KIND, "codel", 6, NLA_HDRLEN + 6);
-	if (transact(&q.n, msg, sizeof(msg)))
+	if (qdisc_op(&n, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_EXCL))
 		return 14;
 	for (int k = 0; k < 200; k++)
 		send_frame(pk_fd, &n, 64 + rnd() % (SMALL_FRAME - 64), rnd() % 4);
@@ -1248,7 +695,7 @@ static void netns_dies_loaded(void)
 static int codel_set_times(struct dev *d, uint32_t target_us, uint32_t interval_us,
 			   int ecn)
 {
-	struct req q = { 0 };
+	struct nl_tc_req q = { 0 };
 	struct rtattr *opt;
 	uint32_t on = ecn > 0;
 	char msg[256];
@@ -1260,15 +707,15 @@ static int codel_set_times(struct dev *d, uint32_t target_us, uint32_t interval_
 	q.t.tcm_ifindex = d->ifindex;
 	q.t.tcm_parent = q_parent;
 	q.t.tcm_handle = q_handle;
-	put_attr(&q.n, TCA_KIND, "codel", 6, NLA_HDRLEN + 6);
+	nl_put_attr(&q.n, TCA_KIND, "codel", 6, NLA_HDRLEN + 6);
 	opt = (void *)((char *)&q.n + NLMSG_ALIGN(q.n.nlmsg_len));
-	put_attr(&q.n, TCA_OPTIONS, NULL, 0, NLA_HDRLEN);
-	put_attr(&q.n, TCA_CODEL_TARGET, &target_us, 4, NLA_HDRLEN + 4);
-	put_attr(&q.n, TCA_CODEL_INTERVAL, &interval_us, 4, NLA_HDRLEN + 4);
+	nl_put_attr(&q.n, TCA_OPTIONS, NULL, 0, NLA_HDRLEN);
+	nl_put_attr(&q.n, TCA_CODEL_TARGET, &target_us, 4, NLA_HDRLEN + 4);
+	nl_put_attr(&q.n, TCA_CODEL_INTERVAL, &interval_us, 4, NLA_HDRLEN + 4);
 	if (ecn >= 0)
-		put_attr(&q.n, TCA_CODEL_ECN, &on, 4, NLA_HDRLEN + 4);
+		nl_put_attr(&q.n, TCA_CODEL_ECN, &on, 4, NLA_HDRLEN + 4);
 	opt->rta_len = (unsigned short)((char *)&q.n + q.n.nlmsg_len - (char *)opt);
-	err = transact(&q.n, msg, sizeof(msg));
+	err = nl_transact(nl_fd, &q.n, msg, sizeof(msg));
 	if (!err) {
 		if (!d->exists)
 			defaults(&d->p);
@@ -1295,7 +742,7 @@ static int episode(struct dev *d, int ecn, int ect)
 	if (!err)
 		err = set_link(d, true, 1500);
 	for (int k = 0; !err && k < 8; k++) {
-		err = send_frame(pk_fd, d, MAX_FRAME, ect >= 0 ? (unsigned int)ect : rnd() % 4);
+		err = send_frame(pk_fd, d, FRAME_MAX, ect >= 0 ? (unsigned int)ect : rnd() % 4);
 		if (err == -ENOBUFS)	/* a small limit */
 			err = 0;
 	}
@@ -1338,7 +785,7 @@ static void device_event(struct dev *d)
 		err = set_link(d, true, MIN_MTU + rnd() % (1501 - MIN_MTU));
 		break;
 	case 2:		/* delete the device under load, then start over */
-		err = del_link(d);
+		err = nl_del_link(nl_fd, d->ifindex);
 		if (err)
 			break;
 		d->exists = false;
@@ -1385,7 +832,7 @@ static void *dumper(void *arg)
 	}
 	while (!dumper_stop) {
 		for (int k = -1; k < ndevs; k++) {
-			struct req q = { 0 };
+			struct nl_tc_req q = { 0 };
 			bool done = false;
 
 			q.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg));
@@ -1437,71 +884,100 @@ static void *dumper(void *arg)
 	return NULL;
 }
 
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: codel-fuzz [--seed N] [--ops N] [--userns UID] [--parent KIND [--events]]\n"
+		"                  [--dumper] DEV...\n"
+		"  --seed N       random sequence to run (default: the time; printed first)\n"
+		"  --ops N        operations (default 100000)\n"
+		"  --userns UID   as UID in a user+net namespace, on dummies DEV... made there\n"
+		"  --parent KIND  codel under a one-class KIND tree, with a backlog: KIND one of\n"
+		"                 " PARENT_KINDS "\n"
+		"  --events       also device events (down/up, MTU, delete, a dying netns)\n"
+		"  --dumper       a second thread dumping every qdisc and class (on with --parent)\n");
+	return 2;
+}
+
+/* Codel's place: the root, or 10: under KIND's class ("-": the root). */
+static int set_parent(const char *kind)
+{
+	if (!strcmp(kind, "-"))
+		return 0;
+	parent_tree = find_parent_tree(kind);
+	if (!parent_tree) {
+		fprintf(stderr, "codel-fuzz: --parent %s: not one of %s\n", kind, PARENT_KINDS);
+		return -1;
+	}
+	parent_kind = kind;
+	q_parent = parent_tree->leaf_parent;
+	q_handle = LEAF_HANDLE;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long nops = 100000, seed = (unsigned long)time(NULL), send = 0;
-	unsigned long cycles = 0;
-	const char *module = NULL;
+	static const struct option options[] = {
+		{ "seed", required_argument, NULL, 's' },
+		{ "ops", required_argument, NULL, 'o' },
+		{ "userns", required_argument, NULL, 'u' },
+		{ "parent", required_argument, NULL, 'p' },
+		{ "events", no_argument, NULL, 'e' },
+		{ "dumper", no_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long nops = 100000, seed = (unsigned long)time(NULL);
 	long userns = -1;
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	pthread_t dump_thread;
 	bool use_dumper = false;
-	int one = 1, i;
+	int opt, i;
 
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--seed") && i + 1 < argc)
-			seed = strtoul(argv[++i], NULL, 0);
-		else if (!strcmp(argv[i], "--ops") && i + 1 < argc)
-			nops = strtoul(argv[++i], NULL, 0);
-		else if (!strcmp(argv[i], "--userns") && i + 1 < argc)
-			userns = strtol(argv[++i], NULL, 0);
-		else if (!strcmp(argv[i], "--send") && i + 1 < argc)
-			send = strtoul(argv[++i], NULL, 0);
-		else if (!strcmp(argv[i], "--lifecycle") && i + 2 < argc) {
-			cycles = strtoul(argv[++i], NULL, 0);
-			module = argv[++i];
-		} else if ((!strcmp(argv[i], "--parent") || !strcmp(argv[i], "--netns-child")) &&
-			   i + 1 < argc) {
-			bool child = !strcmp(argv[i], "--netns-child");
-
-			parent_kind = strcmp(argv[++i], "-") ? argv[i] : NULL;
-			if (parent_kind && !(parent_tree = find_parent_tree(parent_kind))) {
-				fprintf(stderr, "codel-fuzz: --parent %s\n", PARENT_KINDS);
-				return 2;
-			}
-			if (parent_kind) {
-				q_parent = parent_tree->leaf_parent;
-				q_handle = LEAF_HANDLE;
-				use_dumper = true;
-			}
-			if (child) {
-				rng = (uint64_t)getpid() * 0x9e3779b97f4a7c15ULL + 1;
-				return netns_child();
-			}
-		} else if (!strcmp(argv[i], "--events"))
-			events = true;
-		else if (!strcmp(argv[i], "--dumper"))
-			use_dumper = true;
-		else {
-			fprintf(stderr, "usage: codel-fuzz [--userns UID] [--seed N] [--ops N]\n"
-				"                  [--parent %s] [--events] [--dumper] DEV...\n"
-				"       codel-fuzz --send N DEV...\n"
-				"       codel-fuzz --lifecycle N MODULE.ko DEV...\n", PARENT_KINDS);
+	/* Internal: the child netns_dies_loaded() execs (argv[2]: KIND or -). */
+	if (argc == 3 && !strcmp(argv[1], "--netns-child")) {
+		if (set_parent(argv[2]))
 			return 2;
+		rnd_seed((uint64_t)getpid());
+		return netns_child();
+	}
+	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			seed = strtoul(optarg, NULL, 0);
+			break;
+		case 'o':
+			nops = strtoul(optarg, NULL, 0);
+			break;
+		case 'u':
+			userns = strtol(optarg, NULL, 0);
+			break;
+		case 'p':
+			if (set_parent(optarg))
+				return 2;
+			use_dumper = parent_kind != NULL;
+			break;
+		case 'e':
+			events = true;
+			break;
+		case 'd':
+			use_dumper = true;
+			break;
+		default:
+			return usage();
 		}
 	}
+	if (optind == argc || argc - optind > MAX_DEVS)
+		return usage();
 	if (userns >= 0 && enter_userns((unsigned int)userns))
 		return 2;
-	nl_fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (nl_fd < 0 || bind(nl_fd, (void *)&sa, sizeof(sa)) ||
-	    setsockopt(nl_fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one))) {
+	nl_fd = nl_open();
+	if (nl_fd < 0) {
 		perror("codel-fuzz: netlink socket");
 		return 2;
 	}
-	for (int k = i; userns >= 0 && k < argc; k++)
-		if (add_dummy(argv[k]))
+	for (i = optind; userns >= 0 && i < argc; i++)
+		if (add_dummy(argv[i]))
 			return 2;
-	for (; i < argc && ndevs < MAX_DEVS; i++) {
+	for (i = optind; i < argc; i++) {
 		devs[ndevs].name = argv[i];
 		devs[ndevs].ifindex = if_nametoindex(argv[i]);
 		if (!devs[ndevs].ifindex) {
@@ -1511,39 +987,20 @@ int main(int argc, char **argv)
 		defaults(&devs[ndevs].p);
 		ndevs++;
 	}
-	if (!ndevs) {
-		fprintf(stderr, "usage: codel-fuzz [--seed N] [--ops N] DEV...\n");
-		return 2;
-	}
-	rng = seed * 0x9e3779b97f4a7c15ULL + 1;
-
-	pk_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	rnd_seed(seed);
+	pk_fd = frame_socket();
 	if (pk_fd < 0) {
 		perror("codel-fuzz: packet socket");
 		return 2;
 	}
-	if (send) {
-		for (i = 0; i < ndevs; i++)
-			send_frames(pk_fd, &devs[i], send);
-		return failures ? 1 : 0;
-	}
-	if (module)
-		return lifecycle(cycles, module);
 	printf("# codel-fuzz: seed %lu, %lu operations on %d devices%s%s%s%s%s (replay with --seed %lu)\n",
 	       seed, nops, ndevs, userns >= 0 ? " as an unprivileged user in a user+net namespace" : "",
 	       parent_kind ? ", codel under " : "", parent_kind ? parent_kind : "",
 	       events ? ", device events" : "", use_dumper ? ", a dump thread" : "", seed);
 	fflush(stdout);
-	/* Start from a known state: no codel 1: on any device. */
+	/* Start from a known state: no root qdisc on any device. */
 	for (i = 0; i < ndevs; i++) {
-		struct req q = { 0 };
-		char msg[256];
-
-		q.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg));
-		q.n.nlmsg_type = RTM_DELQDISC;
-		q.t.tcm_ifindex = devs[i].ifindex;
-		q.t.tcm_parent = TC_H_ROOT;
-		transact(&q.n, msg, sizeof(msg));
+		nl_qdisc(nl_fd, RTM_DELQDISC, 0, devs[i].ifindex, TC_H_ROOT, 0, NULL);
 		if (parent_kind && build_parent(devs[i].name)) {
 			fprintf(stderr, "codel-fuzz: %s: building the %s tree failed\n",
 				devs[i].name, parent_kind);

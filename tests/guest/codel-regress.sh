@@ -212,7 +212,7 @@ stranded_after() {
 			action skbedit queue_mapping 0 &&
 		tc qdisc add dev m0 parent 2:1 handle 10: codel ||
 		{ echo setup; ip link del m0 2>/dev/null; return; }
-	"$FUZZ" --send 20 m0 >/dev/null 2>&1
+	"$SEND" 20 m0 >/dev/null 2>&1
 	for i in $(seq 1 15); do
 		left=$(backlog_pkts "$(stats_of qdisc m0 10:)")
 		[ "${left:-1}" = 0 ] && break
@@ -230,7 +230,7 @@ stranded_after() {
 # in-tree module first, as the control that shows this kernel strands it.
 peeked_packet_served_under_multiq() {
 	name="regress: multiq under TBF, a packet codel stashed at peek still leaves through dequeue"
-	[ -x "$FUZZ" ] || { log_skip "$name" "codel-fuzz not in the guest (make check)"; return; }
+	[ -x "$SEND" ] || { log_skip "$name" "codel-send not in the guest (make guest-tools)"; return; }
 	intree_codel_up
 	intree=$(stranded_after)
 	rmmod sch_codel

@@ -18,7 +18,7 @@ ALL_TESTS="$ALL_TESTS
 fuzz_netlink() {
 	name="fuzz: ${FUZZ_OPS:-100000} netlink operations, seed ${FUZZ_SEED:-1}"
 	if [ ! -x "$FUZZ" ]; then
-		log_skip "$name" "codel-fuzz not in the guest (make check, or qemu/run --add build/codel-fuzz=$FUZZ)"
+		log_skip "$name" "codel-fuzz not in the guest (make guest-tools)"
 		return
 	fi
 	require_cmd iperf3 "$name" || return
@@ -58,7 +58,7 @@ fuzz_under_parents() {
 	ops=${PARENT_OPS:-600}
 	name="fuzz: $ops operations each under $FUZZ_PARENTS, with a backlog, device events and a concurrent dump thread"
 	if [ ! -x "$FUZZ" ]; then
-		log_skip "$name" "codel-fuzz not in the guest (make check)"
+		log_skip "$name" "codel-fuzz not in the guest (make guest-tools)"
 		return
 	fi
 	seed=${FUZZ_SEED:-1}
@@ -130,7 +130,7 @@ fuzz_unprivileged_userns() {
 	ops=${USERNS_OPS:-20000}
 	name="fuzz: $ops operations as an unprivileged user in its own user+net namespace, codel autoloaded there"
 	if [ ! -x "$FUZZ" ]; then
-		log_skip "$name" "codel-fuzz not in the guest (make check)"
+		log_skip "$name" "codel-fuzz not in the guest (make guest-tools)"
 		return
 	fi
 	if [ "$(cat /proc/sys/kernel/unprivileged_userns_clone 2>/dev/null || echo 1)" != 1 ]; then
@@ -203,7 +203,7 @@ settle_slabs() {
 # the settled per-cache object counts into FILE.  Returns the fuzzer's
 # status; its last lines are in /tmp/life.out.
 lifecycle_window() {
-	"$FUZZ" --lifecycle "$1" "$MODULE_PATH" eth0 d1 d2 >/tmp/life.out 2>&1
+	"$LIFECYCLE" "$1" "$MODULE_PATH" eth0 d1 d2 >/tmp/life.out 2>&1
 	rc=$?
 	sed 's/^# //; s/^/# /' /tmp/life.out | tail -n 5
 	# still usable the ordinary way afterwards
@@ -227,8 +227,8 @@ grown_both() {
 lifecycle_load_use_unload() {
 	cycles=${LIFECYCLE_CYCLES:-150}
 	name="lifecycle: 2 x $cycles x init_module, add on 3 devices, traffic, delete, delete_module"
-	if [ ! -x "$FUZZ" ]; then
-		log_skip "$name" "codel-fuzz (traffic on dummies) not in the guest (make check)"
+	if [ ! -x "$LIFECYCLE" ]; then
+		log_skip "$name" "codel-lifecycle not in the guest (make guest-tools)"
 		return
 	fi
 	for d in d1 d2; do
@@ -240,7 +240,7 @@ lifecycle_load_use_unload() {
 	# Warm-up: the first module loads grow kernel caches (the in-tree
 	# module does the same: +228 kB over its first 300 cycles, +8 kB
 	# over the next 300), which is not a leak of ours.
-	"$FUZZ" --lifecycle "${LIFECYCLE_WARMUP:-50}" "$MODULE_PATH" eth0 d1 d2 >/dev/null 2>&1
+	"$LIFECYCLE" "${LIFECYCLE_WARMUP:-50}" "$MODULE_PATH" eth0 d1 d2 >/dev/null 2>&1
 	settle_slabs
 	slab_objects >/tmp/slab0
 	# Two windows of $cycles cycles, counted per cache: 3 qdiscs and one

@@ -165,7 +165,7 @@ plugin_teaches() {
 	check_eq "$($stock qdisc show dev d0 | head -n 1 | sed 's/[[:space:]]*$//')" \
 		"qdisc codel 1: root refcnt 2 limit 50p target 5ms ce_threshold 999us interval 100ms ce_threshold_selector 0x1/0x3 split_gso memory_limit 1Mb" \
 		"stock tc shows the extensions"
-	"$FUZZ" --send 30 d0
+	"$SEND" 30 d0
 	for args in "-s qdisc show dev d0" "-s -j qdisc show dev d0" "-s -j -p qdisc show dev d0"; do
 		# shellcheck disable=SC2086
 		check_eq "$($stock $args 2>&1)" "$($TCP $args 2>&1)" "stock+plugin vs patched: tc $args"
@@ -205,7 +205,7 @@ tc_plugin_on_intree_prints_as_stock() {
 	intree_codel_up
 	dummy_up
 	tc qdisc add dev d0 root handle 1: codel limit 50 ce_threshold 4ms ecn
-	"$FUZZ" --send 30 d0
+	"$SEND" 30 d0
 	for args in "qdisc show dev d0" "-s qdisc show dev d0" "-s -j qdisc show dev d0"; do
 		# shellcheck disable=SC2086
 		without=$(tc $args 2>&1)

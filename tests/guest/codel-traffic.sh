@@ -223,13 +223,13 @@ limit_overflow_counted() {
 # holds exactly 5, and every frame was sent, queued or tail-dropped.
 limit_holds_exactly_limit_packets() {
 	name="limit: a stalled queue holds exactly limit packets, the rest tail-dropped"
-	[ -x "$FUZZ" ] || { log_skip "$name" "codel-fuzz not in the guest (make check)"; return; }
+	[ -x "$SEND" ] || { log_skip "$name" "codel-send not in the guest (make guest-tools)"; return; }
 	dummy_up
 	tc qdisc add dev d0 root handle 1: htb default 1 &&
 		tc class add dev d0 parent 1: classid 1:1 htb rate 8bit ceil 8bit &&
 		tc qdisc add dev d0 parent 1:1 handle 10: codel limit 5
 	check_err $? "htb + codel setup"
-	"$FUZZ" --send 20 d0 >/dev/null 2>&1	# tail drops fail sendto(): ENOBUFS
+	"$SEND" 20 d0 >/dev/null 2>&1	# tail drops fail sendto(): ENOBUFS
 	s=$(stats_of qdisc d0 10:)
 	diag "$(echo "$s" | tr -s ' ')"
 	sent=$(sent_pkts "$s") queued=$(backlog_pkts "$s") over=$(field "$s" drop_overlimit)

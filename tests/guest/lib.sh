@@ -19,8 +19,10 @@ VETH0_MAC=02:00:00:00:01:01
 VETH1_MAC=02:00:00:00:01:02
 MODULE_PATH=/lib/modules/$KERNELRELEASE/updates/sch_codel.ko
 INTREE_PATH=/lib/modules/$KERNELRELEASE/kernel/net/sched/sch_codel.ko
-# The netlink fuzzer and frame sender (tests/fuzz, added by make check).
+# The guest's test programs (tests/fuzz, tests/tools; make guest-tools).
 FUZZ=/usr/local/bin/codel-fuzz
+SEND=/usr/local/bin/codel-send
+LIFECYCLE=/usr/local/bin/codel-lifecycle
 # The patched tc (make tc), for the extensions stock tc cannot set or show.
 TCP=/usr/local/sbin/tc-patched
 
@@ -420,7 +422,7 @@ gso_sender_up() {
 
 # gso_burst COUNT[,COUNT...] SEGS SIZE [PAUSE]: COUNT UDP GSO packets from
 # near to far at once, each COUNT a burst PAUSE s after the last
-# (tests/tools/gso-burst.c, make fuzz); prints how many were sent.
+# (tests/tools/gso-burst.c, make guest-tools); prints how many were sent.
 gso_burst() {
 	in_ns near /usr/local/bin/gso-burst "$FAR" "$@"
 }

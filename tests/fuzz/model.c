@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+/* The fuzzer's model of sch_codel's configuration; see model.h. */
+#include <string.h>
+
+#include "model.h"
+#include "nl.h"
+#include "pkt_sched_codel.h"
+
+static uint64_t rng;
+
+void rnd_seed(uint64_t seed)
+{
+	rng = seed * 0x9e3779b97f4a7c15ULL + 1;
+}
+
+uint32_t rnd(void)
+{
+	/* xorshift64*: small, fast, and the same sequence for a seed */
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return (uint32_t)((rng * 2685821657736338717ULL) >> 32);
+}
+
+uint32_t us_to_time(uint32_t us)
+{
+	return (uint32_t)(((uint64_t)us * 1000) >> 10);
+}
+
+uint32_t time_to_us(uint32_t t)
+{
+	return (uint32_t)(((uint64_t)t << 10) / 1000);
+}
+
+void defaults(struct params *p)
+{
+	p->target = us_to_time(5000);
+	p->interval = us_to_time(100000);
+	p->ce_threshold = DISABLED;
+	p->limit = 1000;
+	p->ecn = 0;
+	p->split_gso = 0;
+	p->memory_limit = DEFAULT_MEMORY;
+	p->selector = 0;
+	p->mask = 0;
+}
+
+static const uint32_t boundary[] = {
+	0, 1, 2, 3, 999, 1000, 1024, 5000, 100000, 99999999, 100000000,
+	100000001, 0x7fffffff, 0x80000000u, 0xfffffffeu, 0xffffffffu,
+};
+
+static uint32_t value(void)
+{
+	switch (rnd() % 4) {
+	case 0:
+		return rnd();
+	case 1:
+		return rnd() % 200000;
+	default:
+		return boundary[rnd() % (sizeof(boundary) / sizeof(boundary[0]))];
+	}
+}
+
+#define NTYPES	(TCA_CODEL_MAX + 1)
+#define NEXT	(TCA_CODEL_EXT_MAX + 1)
+
+static uint16_t ext_len(uint16_t type)
+{
+	switch (type) {
+	case TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR:
+	case TCA_CODEL_EXT_CE_THRESHOLD_MASK:
+		return 1;
+	case TCA_CODEL_EXT_CE_THRESHOLD_OFF:
+		return 0;
+	default:
+		return 4;
+	}
+}
+
+/* NULL if x is in range for mainline attribute type, else the extack. */
+static const char *main_range_msg(uint16_t type, uint32_t x)
+{
+	switch (type) {
+	case TCA_CODEL_TARGET:
+		return x <= TIME_MAX_US ? NULL : "codel: target must be at most 100s";
+	case TCA_CODEL_CE_THRESHOLD:
+		return x <= TIME_MAX_US ? NULL : "codel: ce_threshold must be at most 100s";
+	case TCA_CODEL_INTERVAL:
+		return x <= TIME_MAX_US ? NULL : "codel: interval must be at most 100s";
+	case TCA_CODEL_LIMIT:
+		return x >= 1 ? NULL : "codel: limit must be at least 1 packet";
+	case TCA_CODEL_ECN:
+		return x <= 1 ? NULL : "codel: ecn must be 0 or 1";
+	}
+	return NULL;
+}
+
+/* First error of a parse, in attribute order: structural, or a range. */
+struct parse {
+	bool		bad;		/* structurally invalid: no message checked */
+	const char	*msg;		/* else the message of the first error */
+	uint32_t	seen[NEXT > NTYPES ? NEXT : NTYPES];
+	uint32_t	val[NEXT > NTYPES ? NEXT : NTYPES];
+};
+
+static void parse_error(struct parse *ps, bool structural, const char *msg)
+{
+	if (ps->bad || ps->msg)
+		return;			/* only the first error counts */
+	if (structural)
+		ps->bad = true;
+	else
+		ps->msg = msg;
+}
+
+/* Random, often valid contents of the TCA_CODEL_EXT nest; predicts them. */
+static void build_ext(struct nlmsghdr *n, struct parse *ps)
+{
+	struct nlattr *nest = (void *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
+	int nattrs = 1 + rnd() % 3;
+
+	nest->nla_type = TCA_CODEL_EXT | (rnd() % 20 ? NLA_F_NESTED : 0);
+	if (!(nest->nla_type & NLA_F_NESTED))
+		parse_error(ps, true, NULL);	/* "NLA_F_NESTED is missing" */
+	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + NLA_HDRLEN;
+	for (int i = 0; i < nattrs; i++) {
+		uint16_t type = 1 + rnd() % TCA_CODEL_EXT_MAX, len;
+		uint32_t x = rnd() % 3 ? rnd() % 3 : value();
+		int r = rnd() % 100;
+
+		if (type == TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR ||
+		    type == TCA_CODEL_EXT_CE_THRESHOLD_MASK)
+			x = rnd() & (rnd() % 2 ? 0x3 : 0xff);
+		len = ext_len(type);
+		if (r < 4)
+			type = TCA_CODEL_EXT_MAX + 1 + rnd() % 3;	/* unknown */
+		else if (r < 8)
+			len = len ? len - 1 : 4;		/* wrong length */
+		nl_put_attr(n, type, &x, len, NLA_HDRLEN + len);
+		if (type > TCA_CODEL_EXT_MAX || len != ext_len(type))
+			parse_error(ps, true, NULL);
+		else if (type == TCA_CODEL_EXT_SPLIT_GSO && x > 1)
+			parse_error(ps, false, "codel: split_gso must be 0 or 1");
+		else if (type == TCA_CODEL_EXT_MEMORY_LIMIT && (!x || x > 1u << 31))
+			parse_error(ps, false, "codel: memory_limit must be from 1 byte to 2GB");
+		if (type <= TCA_CODEL_EXT_MAX) {
+			ps->seen[type] = 1;
+			ps->val[type] = x;
+		}
+	}
+	nest->nla_len = (uint16_t)((char *)n + n->nlmsg_len - (char *)nest);
+}
+
+/*
+ * Append random attributes inside TCA_OPTIONS and predict the outcome from
+ * the module's documented rules: mainline's types 1..5, strictly (no flags,
+ * exactly 4-byte payloads, nothing trailing, ranges in the policy), every
+ * other type rejected except the TCA_CODEL_EXT nest, parsed strictly in
+ * turn (NLA_F_NESTED set, its own types 1..5); then the cross checks
+ * (ce_threshold set and off at once, the selector inside its mask), then
+ * all applied at once.  The last value of each type counts.
+ */
+void build_options(struct nlmsghdr *n, const struct params *old,
+		   struct verdict *v)
+{
+	struct nlattr *opts = (void *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
+	struct parse mainp = { 0 }, walk = { 0 }, extp = { 0 };
+	uint8_t selector, mask;
+	int nattrs = rnd() % 6, i;
+	bool sel, msk, off;
+
+	opts->nla_type = TCA_OPTIONS;
+	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + NLA_HDRLEN;
+	for (i = 0; i < nattrs; i++) {
+		uint16_t type = 1 + rnd() % TCA_CODEL_MAX, len = 4, claimed;
+		unsigned char data[64];
+		uint32_t x = value();
+		int r = rnd() % 100;
+
+		if (r < 30) {
+			/* Each nest is checked in turn; the last one counts. */
+			memset(&extp, 0, sizeof(extp));
+			build_ext(n, &extp);
+			if (extp.bad)
+				parse_error(&walk, true, NULL);
+			else if (extp.msg)
+				parse_error(&walk, false, extp.msg);
+			continue;
+		}
+		memcpy(data, &x, 4);
+		if (r < 34)
+			type = 0;			/* UNSPEC */
+		else if (r < 38)
+			type = NTYPES + rnd() % 3;	/* unknown */
+		else if (r < 40)
+			type = rnd() & 0x3fff;		/* anything */
+		else if (r < 43)
+			type |= NLA_F_NESTED;		/* nested garbage */
+		else if (r < 46)
+			len = rnd() % 4;		/* truncated */
+		else if (r < 49)
+			len = 5 + rnd() % 40;		/* oversized */
+		for (int b = 4; b < len; b++)
+			data[b] = rnd();
+		claimed = NLA_HDRLEN + len;
+		if (r >= 49 && r < 51)
+			claimed += 1 + rnd() % 8;	/* lies about its length */
+		nl_put_attr(n, type, data, len, claimed);
+
+		if (claimed != NLA_HDRLEN + len) {
+			/* a length lie past the end: everything after is garbage */
+			parse_error(&mainp, true, NULL);
+			break;
+		}
+		if ((type & NLA_TYPE_MASK) == TCA_CODEL_EXT) {
+			/* a random type hit the nest's: garbage inside */
+			parse_error(&walk, true, NULL);
+		} else if (type & ~NLA_TYPE_MASK) {
+			/* a flag on a mainline type, or a flagged unknown one */
+			if ((type & NLA_TYPE_MASK) <= TCA_CODEL_MAX)
+				parse_error(&mainp, true, NULL);
+			else
+				parse_error(&walk, false, "codel: unknown attribute type");
+		} else if (type != 0 && type <= TCA_CODEL_MAX && len != 4) {
+			parse_error(&mainp, true, NULL);
+		} else if (type == 0 || type > TCA_CODEL_MAX) {
+			parse_error(&walk, false, "codel: unknown attribute type");
+		} else {
+			if (main_range_msg(type, x))
+				parse_error(&mainp, false, main_range_msg(type, x));
+			mainp.seen[type] = 1;
+			mainp.val[type] = x;
+		}
+	}
+	opts->nla_len = (uint16_t)((char *)n + n->nlmsg_len - (char *)opts);
+
+	v->p = *old;
+	v->ok = false;
+	v->range_error = false;
+	v->msg = NULL;
+	/*
+	 * The order the module checks in: every mainline attribute, then a
+	 * walk in order that rejects unknown types and parses each nest.
+	 */
+	if (mainp.bad || (!mainp.msg && walk.bad))
+		return;
+	if (!mainp.msg)
+		mainp.msg = walk.msg;
+	sel = extp.seen[TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR];
+	msk = extp.seen[TCA_CODEL_EXT_CE_THRESHOLD_MASK];
+	off = extp.seen[TCA_CODEL_EXT_CE_THRESHOLD_OFF];
+	mask = msk ? extp.val[TCA_CODEL_EXT_CE_THRESHOLD_MASK] : old->mask;
+	if (sel)
+		selector = extp.val[TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR];
+	else if (msk && !mask)
+		selector = 0;			/* mask 0 alone: selector off */
+	else
+		selector = old->selector;
+	if (!mainp.msg && mainp.seen[TCA_CODEL_CE_THRESHOLD] && off)
+		mainp.msg = "codel: ce_threshold given and switched off at once";
+	if (!mainp.msg && (selector & ~mask))
+		mainp.msg = "codel: ce_threshold_selector has bits outside its mask";
+	if (mainp.msg) {
+		v->msg = mainp.msg;
+		v->range_error = true;
+		return;
+	}
+	v->ok = true;
+	if (mainp.seen[TCA_CODEL_TARGET])
+		v->p.target = us_to_time(mainp.val[TCA_CODEL_TARGET]);
+	if (mainp.seen[TCA_CODEL_INTERVAL])
+		v->p.interval = us_to_time(mainp.val[TCA_CODEL_INTERVAL]);
+	if (mainp.seen[TCA_CODEL_CE_THRESHOLD])
+		v->p.ce_threshold = us_to_time(mainp.val[TCA_CODEL_CE_THRESHOLD]);
+	if (off)
+		v->p.ce_threshold = DISABLED;
+	if (mainp.seen[TCA_CODEL_LIMIT])
+		v->p.limit = mainp.val[TCA_CODEL_LIMIT];
+	if (mainp.seen[TCA_CODEL_ECN])
+		v->p.ecn = mainp.val[TCA_CODEL_ECN];
+	if (extp.seen[TCA_CODEL_EXT_SPLIT_GSO])
+		v->p.split_gso = extp.val[TCA_CODEL_EXT_SPLIT_GSO];
+	if (extp.seen[TCA_CODEL_EXT_MEMORY_LIMIT])
+		v->p.memory_limit = extp.val[TCA_CODEL_EXT_MEMORY_LIMIT];
+	v->p.selector = selector;
+	v->p.mask = mask;
+}

@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+#
+# The tests, included by the top-level Makefile (run make from the top):
+#
+#   make unit         host unit tests of codel.h
+#   make check        unit, simulator, differential and packaging tests on
+#                     the host, then the guest suite under QEMU
+#   make check-all    the same, with a guest suite on every kernel in KERNELS
+#                     and the packages built and installed in fresh roots
+#   make check-fresh  CI's run (.ci/run): make demo, style and check-all in
+#                     a Debian 12 root made from nothing (debootstrap)
+#   make check-debug  the guest suite on a KASAN/KMEMLEAK/LOCKDEP/UBSAN kernel
+#   make demo         pfifo vs codel at 10 Mbit/s, in QEMU
+#   make mutate       tests/mutants/*.patch, each of which must fail a test
+#   make soak         SOAK_MINUTES (10) of traffic with random live changes
+#   make shell        a shell in the guest
+#   make tc           tc with tc-patch/ applied (build/tc), stock tc 6.15
+#   make guest        what qemu/run boots: module, kernel image, initramfs
+#   make guest-tools  the guest's test programs (build/guest-tools)
+
+CC ?= cc
+USER_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Werror
+CORE_DEPS := codel.h user/pktq.h user/shim/linux/types.h user/shim/linux/math64.h
+SIM := $(BUILD)/codel-sim
+UNIT := $(BUILD)/test-codel
+TC := $(BUILD)/tc
+KERNEL_DIR := $(BUILD)/kernel/$(KERNELRELEASE)
+INITRAMFS := $(BUILD)/initramfs-$(KERNELRELEASE).cpio
+# Installed by qemu/run in the guest's /usr/local/bin (it carries the
+# host's glibc).
+TOOLS := $(BUILD)/guest-tools
+GUEST_TOOLS := $(addprefix $(TOOLS)/,codel-fuzz codel-send codel-lifecycle gso-burst tcj)
+FUZZ_LIB := tests/fuzz/nl.c tests/fuzz/nl.h tests/fuzz/frame.c tests/fuzz/frame.h
+SOAK_MINUTES ?= 10
+
+.PHONY: sim unit guest guest-tools fuzz tc shell demo check check-all check-fresh \
+	check-debug mutate soak
+
+sim: $(SIM)
+
+$(SIM): user/codel-sim.c $(CORE_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -Iuser/shim -I. -o $@ $<
+
+$(UNIT): tests/unit/test-codel.c tests/unit/tap.h $(CORE_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -Iuser/shim -I. -o $@ $< -lm
+
+unit: $(UNIT) $(SIM)
+	$(UNIT)
+
+guest-tools: $(GUEST_TOOLS)
+fuzz: guest-tools
+
+$(TOOLS)/codel-fuzz: tests/fuzz/codel-fuzz.c tests/fuzz/model.c tests/fuzz/model.h $(FUZZ_LIB) pkt_sched_codel.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -pthread -I. -o $@ $(filter %.c,$^)
+
+$(TOOLS)/codel-send $(TOOLS)/codel-lifecycle: $(TOOLS)/%: tests/fuzz/%.c $(FUZZ_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -o $@ $(filter %.c,$^)
+
+$(TOOLS)/gso-burst $(TOOLS)/tcj: $(TOOLS)/%: tests/tools/%.c
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -o $@ $<
+
+# Debian's tc with tc-patch/ applied, and bookworm-backports' stock tc 6.15
+# for the plugin tests (downloaded, not installed).
+tc: $(TC)
+	@scripts/stock-tc.sh bookworm-backports >/dev/null
+
+$(TC): $(wildcard tc-patch/*.patch) scripts/build-tc.sh scripts/iproute2-source.sh
+	scripts/build-tc.sh
+
+guest: headers
+	@$(MAKE) --no-print-directory $(MODULE) $(INITRAMFS)
+
+$(KERNEL_DIR)/.done:
+	qemu/kernel.sh $(KERNELRELEASE)
+
+# The module is only a placeholder in the image (qemu/run overlays the
+# current one), hence order-only.
+$(INITRAMFS): $(KERNEL_DIR)/.done qemu/initramfs.sh qemu/guest/init qemu/guest/env | $(MODULE)
+	qemu/initramfs.sh $(KERNELRELEASE) $@
+
+shell: guest
+	qemu/run --shell
+
+demo: deps
+	@$(MAKE) --no-print-directory all guest
+	qemu/run demo/demo.sh
+
+# Each installs what it needs first (Debian packages only), then builds.
+check: deps
+	@$(MAKE) --no-print-directory all guest guest-tools tc deb
+	CHECK_KERNELS=$(KERNELRELEASE) scripts/check.sh
+
+check-all: deps
+	@$(MAKE) --no-print-directory all guest-tools tc deb
+	@for r in $(KERNELS); do \
+		$(MAKE) --no-print-directory guest KERNELRELEASE=$$r || exit 1; \
+	done
+	CHECK_KERNELS="$(KERNELS)" CHECK_DEB_RELEASES="bookworm trixie" scripts/check.sh
+
+# The committed HEAD, cloned into the fresh root.
+check-fresh:
+	scripts/fresh-root.sh bookworm 'make demo && make style && make check-all'
+
+# Debian's linux-source-6.1 built with the sanitizers (build/linux-debug).
+check-debug: deps
+	@rel=$$(scripts/debug-kernel.sh) && \
+	$(MAKE) --no-print-directory all guest guest-tools tc KERNELRELEASE=$$rel \
+		KDIR=$(CURDIR)/build/linux-debug/src && \
+	KERNELRELEASE=$$rel CHECK_ONLY=guest CHECK_NO_MQ=1 CHECK_LOG=build/check-debug \
+		GUEST_TIMEOUT=7200 scripts/check.sh
+
+mutate: deps
+	@$(MAKE) --no-print-directory all guest guest-tools tc
+	scripts/mutate.sh
+
+soak: deps
+	@$(MAKE) --no-print-directory all guest
+	qemu/run --timeout $$(( $(SOAK_MINUTES) * 60 + 600 )) tests/guest/soak.sh $(SOAK_MINUTES)
