@@ -178,15 +178,15 @@ rejected_change_leaves_qdisc_as_is() {
 	tc qdisc change dev d0 root codel target 7ms limit 9 ecn interval 101s 2>/dev/null
 	check_fail $? "change with an invalid interval accepted"
 	check_eq "$(qdisc_line d0)" "$before" "settings after a change the policy rejected"
-	if [ -x "$TCP" ]; then
-		before=$($TCP qdisc show dev d0 | head -n 1)
+	if [ -x "$TC_PATCHED" ]; then
+		before=$($TC_PATCHED qdisc show dev d0 | head -n 1)
 		for bad in "ce_threshold_selector 0x4/0x3|ce_threshold_selector has bits outside its mask"; do
 			# shellcheck disable=SC2086
-			err=$($TCP qdisc change dev d0 root codel target 7ms limit 9 ecn interval 30ms \
+			err=$($TC_PATCHED qdisc change dev d0 root codel target 7ms limit 9 ecn interval 30ms \
 				split_gso memory_limit 1mb ${bad%|*} 2>&1)
 			check_fail $? "change with $bad accepted"
 			check_eq "$err" "Error: codel: ${bad#*|}." "precondition: the module rejected it (${bad%|*})"
-			check_eq "$($TCP qdisc show dev d0 | head -n 1)" "$before" "settings after ${bad%|*}"
+			check_eq "$($TC_PATCHED qdisc show dev d0 | head -n 1)" "$before" "settings after ${bad%|*}"
 		done
 	fi
 	log_test "bad input: a rejected change applies nothing"

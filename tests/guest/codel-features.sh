@@ -28,7 +28,7 @@ udp_burst() {
 
 histogram_counts_every_delivered_packet() {
 	name="histogram: every delivered packet counted once, in the right bucket"
-	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	[ -x "$TC_PATCHED" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
 	topo_router_up
 	# TCP: a responsive flow, so CoDel holds the queue near its target
 	# (unresponsive UDP would sit at the limit, seconds deep).
@@ -56,10 +56,10 @@ histogram_counts_every_delivered_packet() {
 	# first drop, while cwnd still doubles per RTT, so a few percent of a
 	# 5 s flow's packets wait 30..200 ms.  Bound it well under the FIFO's
 	# 1.2 s, not under the burst CoDel is designed to tolerate.
-	check_load "$3" -ge 3 "p50 bucket"
-	check_load "$3" -le 6 "p50 bucket"
-	check_load "$4" -le 10 "p99 bucket (<268 ms)"
-	text=$($TCP -s qdisc show dev eth0 | grep '  sojourn')
+	check_under_load "$3" -ge 3 "p50 bucket"
+	check_under_load "$3" -le 6 "p50 bucket"
+	check_under_load "$4" -le 10 "p99 bucket (<268 ms)"
+	text=$($TC_PATCHED -s qdisc show dev eth0 | grep '  sojourn')
 	diag "text: $text"
 	case $text in
 	"  sojourn "*" p50 <"*" p99 "*) ;;
@@ -76,7 +76,7 @@ trace_count() { grep -c " $1: " /sys/kernel/tracing/trace; }
 
 tracepoints_match_counters() {
 	name="tracepoints: drop, ecn_mark, ce_mark, dropping enter/exit match the counters"
-	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	[ -x "$TC_PATCHED" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
 	if [ ! -d /sys/kernel/tracing/events/codel ]; then
 		rmmod sch_codel 2>/dev/null
 		modprobe sch_codel
@@ -128,15 +128,15 @@ tracepoints_match_counters() {
 
 split_gso_segments_and_keeps_accounting() {
 	name="split_gso: GSO packets segmented at enqueue, parents' accounting exact"
-	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	[ -x "$TC_PATCHED" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
 	topo_router_up
 	# TSO/GSO back on for the sender: 64 KB trains reach eth0's qdisc.
 	ip netns exec near ethtool -K veth1 tso on gso on >/dev/null 2>&1
 	iperf_server_up
 	for mode in no_split_gso split_gso; do
-		$TCP qdisc add dev eth0 root handle 1: htb default 10 &&
-			$TCP class add dev eth0 parent 1: classid 1:10 htb rate 10mbit quantum 1514 &&
-			$TCP qdisc add dev eth0 parent 1:10 handle 10: codel $mode
+		$TC_PATCHED qdisc add dev eth0 root handle 1: htb default 10 &&
+			$TC_PATCHED class add dev eth0 parent 1: classid 1:10 htb rate 10mbit quantum 1514 &&
+			$TC_PATCHED qdisc add dev eth0 parent 1:10 handle 10: codel $mode
 		check_err $? "setup $mode"
 		ip netns exec near iperf3 -c "$FAR" -t 3 >/dev/null 2>&1 &
 		sleep 1.5
@@ -166,18 +166,18 @@ split_gso_segments_and_keeps_accounting() {
 
 ce_threshold_selector_marks_ect1_only() {
 	name="ce_threshold_selector 0x1/0x3: only ECT(1) marked"
-	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	[ -x "$TC_PATCHED" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
 	topo_router_up
 	iperf_server_up
 	for tos in 1 2; do
-		$TCP qdisc add dev eth0 root handle 1: htb default 20 &&
-			$TCP class add dev eth0 parent 1: classid 1:10 htb rate 1mbit quantum 1514 &&
-			$TCP class add dev eth0 parent 1: classid 1:20 htb rate 1mbit quantum 1514 &&
-			$TCP qdisc add dev eth0 parent 1:10 handle 10: codel ce_threshold 500us \
+		$TC_PATCHED qdisc add dev eth0 root handle 1: htb default 20 &&
+			$TC_PATCHED class add dev eth0 parent 1: classid 1:10 htb rate 1mbit quantum 1514 &&
+			$TC_PATCHED class add dev eth0 parent 1: classid 1:20 htb rate 1mbit quantum 1514 &&
+			$TC_PATCHED qdisc add dev eth0 parent 1:10 handle 10: codel ce_threshold 500us \
 				ce_threshold_selector 0x1/0x3 &&
-			$TCP filter add dev eth0 parent 1: protocol ip u32 match ip protocol 17 0xff flowid 1:10
+			$TC_PATCHED filter add dev eth0 parent 1: protocol ip u32 match ip protocol 17 0xff flowid 1:10
 		check_err $? "setup"
-		check_eq "$($TCP qdisc show dev eth0 | grep 'codel 10:' | sed 's/[[:space:]]*$//')" \
+		check_eq "$($TC_PATCHED qdisc show dev eth0 | grep 'codel 10:' | sed 's/[[:space:]]*$//')" \
 			"qdisc codel 10: parent 1:10 limit 1000p target 5ms ce_threshold 499us interval 100ms ce_threshold_selector 0x1/0x3" \
 			"show with a selector"
 		udp_burst 2M 1 --tos $tos
@@ -195,36 +195,36 @@ ce_threshold_selector_marks_ect1_only() {
 
 extended_options_bad_input() {
 	name="bad input: a selector outside its mask, memory_limit 0 or over 2GB: extack, nothing applied"
-	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	[ -x "$TC_PATCHED" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
 	dummy_up
-	$TCP qdisc add dev d0 root handle 1: codel split_gso
-	check_eq "$($TCP qdisc show dev d0 | sed 's/[[:space:]]*$//')" \
+	$TC_PATCHED qdisc add dev d0 root handle 1: codel split_gso
+	check_eq "$($TC_PATCHED qdisc show dev d0 | sed 's/[[:space:]]*$//')" \
 		"qdisc codel 1: root refcnt 2 limit 1000p target 5ms interval 100ms split_gso" "split_gso shown"
 	check_eq "$(tc qdisc show dev d0 | sed 's/[[:space:]]*$//')" \
 		"qdisc codel 1: root refcnt 2 limit 1000p target 5ms interval 100ms" "stock tc ignores the appended attributes"
-	err=$($TCP qdisc change dev d0 root codel limit 5 ce_threshold_selector 0x4/0x3 2>&1)
+	err=$($TC_PATCHED qdisc change dev d0 root codel limit 5 ce_threshold_selector 0x4/0x3 2>&1)
 	check_fail $? "selector outside its mask accepted"
 	check_eq "$err" "Error: codel: ce_threshold_selector has bits outside its mask." "extack"
-	check_eq "$($TCP qdisc show dev d0 | sed 's/[[:space:]]*$//')" \
+	check_eq "$($TC_PATCHED qdisc show dev d0 | sed 's/[[:space:]]*$//')" \
 		"qdisc codel 1: root refcnt 2 limit 1000p target 5ms interval 100ms split_gso" "nothing applied"
-	$TCP qdisc change dev d0 root codel no_split_gso
-	check_eq "$($TCP qdisc show dev d0 | sed 's/[[:space:]]*$//')" \
+	$TC_PATCHED qdisc change dev d0 root codel no_split_gso
+	check_eq "$($TC_PATCHED qdisc show dev d0 | sed 's/[[:space:]]*$//')" \
 		"qdisc codel 1: root refcnt 2 limit 1000p target 5ms interval 100ms" "no_split_gso"
-	err=$($TCP qdisc change dev d0 root codel limit 7 memory_limit 0 2>&1)
+	err=$($TC_PATCHED qdisc change dev d0 root codel limit 7 memory_limit 0 2>&1)
 	check_fail $? "memory_limit 0 accepted"
 	check_eq "$err" "Error: codel: memory_limit must be from 1 byte to 2GB." "memory_limit 0: extack"
-	err=$($TCP qdisc change dev d0 root codel limit 7 memory_limit 2049mb 2>&1)
+	err=$($TC_PATCHED qdisc change dev d0 root codel limit 7 memory_limit 2049mb 2>&1)
 	check_eq "$err" "Error: codel: memory_limit must be from 1 byte to 2GB." "memory_limit 2049mb: extack"
-	$TCP qdisc change dev d0 root codel memory_limit 2048mb
+	$TC_PATCHED qdisc change dev d0 root codel memory_limit 2048mb
 	check_err $? "memory_limit 2048mb (2^31 bytes) refused"
-	$TCP qdisc change dev d0 root codel memory_limit 100kb
-	check_eq "$($TCP qdisc show dev d0 | sed 's/[[:space:]]*$//')" \
+	$TC_PATCHED qdisc change dev d0 root codel memory_limit 100kb
+	check_eq "$($TC_PATCHED qdisc show dev d0 | sed 's/[[:space:]]*$//')" \
 		"qdisc codel 1: root refcnt 2 limit 1000p target 5ms interval 100ms memory_limit 100Kb" "memory_limit shown when not the default"
 	log_test "$name"
 }
 
 # d0's first qdisc line, as the patched tc shows it.
-tcp_line() { $TCP qdisc show dev d0 | head -n 1 | sed 's/[[:space:]]*$//'; }
+tcp_line() { $TC_PATCHED qdisc show dev d0 | head -n 1 | sed 's/[[:space:]]*$//'; }
 
 # d0's codel line as the patched tc prints it with ce_threshold CE (or none)
 # and selector SEL (or none), other settings default.
@@ -234,19 +234,19 @@ codel_line() {
 
 ce_threshold_and_selector_switch_off() {
 	name="no_ce_threshold and no_ce_threshold_selector switch them off on a running qdisc"
-	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	[ -x "$TC_PATCHED" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
 	dummy_up
-	$TCP qdisc add dev d0 root handle 1: codel ce_threshold 1ms ce_threshold_selector 0x1/0x3
+	$TC_PATCHED qdisc add dev d0 root handle 1: codel ce_threshold 1ms ce_threshold_selector 0x1/0x3
 	check_eq "$(tcp_line)" "$(codel_line 999us 0x1/0x3)" "both set"
-	$TCP qdisc change dev d0 root codel no_ce_threshold
+	$TC_PATCHED qdisc change dev d0 root codel no_ce_threshold
 	check_eq "$(tcp_line)" "$(codel_line '' 0x1/0x3)" "ce_threshold off, selector kept"
 	# Stock tc still sets it as it always has.
 	tc qdisc change dev d0 root codel ce_threshold 2ms
 	check_eq "$(tcp_line)" "$(codel_line 2ms 0x1/0x3)" "stock tc sets ce_threshold"
 	# Mask 0 sent alone: the selector goes too, instead of being refused.
-	$TCP qdisc change dev d0 root codel no_ce_threshold_selector
+	$TC_PATCHED qdisc change dev d0 root codel no_ce_threshold_selector
 	check_eq "$(tcp_line)" "$(codel_line 2ms)" "selector off"
-	err=$($TCP qdisc change dev d0 root codel ce_threshold 3ms no_ce_threshold 2>&1)
+	err=$($TC_PATCHED qdisc change dev d0 root codel ce_threshold 3ms no_ce_threshold 2>&1)
 	check_fail $? "ce_threshold and no_ce_threshold together accepted"
 	check_eq "$err" '"ce_threshold" and "no_ce_threshold" together' "patched tc refuses both"
 	check_eq "$(tcp_line)" "$(codel_line 2ms)" "nothing applied"
@@ -258,7 +258,7 @@ trace_reason() { grep -c " codel_skb_drop: dev=eth0 handle=10: reason=$1 " /sys/
 
 drop_reasons_traced() {
 	name="drop reasons: overlimit, congested and trim told apart, each matching its counter"
-	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	[ -x "$TC_PATCHED" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
 	require_cmd iperf3 "$name" || return
 	lsmod | grep -q '^sch_codel ' || modprobe sch_codel
 	T=/sys/kernel/tracing
@@ -301,7 +301,7 @@ drop_reasons_traced() {
 	fi
 	# A trim: a queue of hundreds held by a codel that never drops, then
 	# limit 5 with no arrivals (the client is killed; stock tc is fast).
-	$TCP qdisc change dev eth0 parent 1:10 handle 10: codel limit 1000 target 100s interval 100s
+	$TC_PATCHED qdisc change dev eth0 parent 1:10 handle 10: codel limit 1000 target 100s interval 100s
 	ip netns exec near iperf3 -c "$FAR" -u -b 5M -l 1200 -t 10 >/dev/null 2>&1 &
 	sleep 2
 	killall -9 iperf3 2>/dev/null
@@ -363,7 +363,7 @@ dropping_exit_on_empty_queue_traced() {
 # A test that passed there would not be testing our extension.
 intree_fails_extension_tests() {
 	name="control: Debian's in-tree codel fails the histogram and selector tests"
-	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	[ -x "$TC_PATCHED" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
 	intree_codel_up
 	for t in histogram_counts_every_delivered_packet ce_threshold_selector_marks_ect1_only; do
 		out=$(TESTS_RUN=0; $t; cleanup_all)
@@ -392,13 +392,13 @@ intree_fails_extension_tests() {
 # drains through dequeue: memory_used back to exactly 0.
 memory_limit_bounds_gso_queue() {
 	name="memory_limit: GSO packets stop at the memory bound the packet limit would pass; drop_overmemory counts each"
-	[ -x "$TCP" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	[ -x "$TC_PATCHED" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
 	lsmod | grep -q '^sch_codel ' || modprobe sch_codel
 	T=/sys/kernel/tracing
 	require_cmd /usr/local/bin/gso-burst "$name" || return
 	gso_sender_up
 	tc qdisc add dev eth0 root handle 1: tbf rate 8bit burst 64kb limit 10mb &&
-		$TCP qdisc add dev eth0 parent 1:1 handle 10: codel memory_limit 100kb
+		$TC_PATCHED qdisc add dev eth0 parent 1:1 handle 10: codel memory_limit 100kb
 	check_err $? "tbf + codel memory_limit 100kb"
 	check_eq "$(gso_burst 6 8 1400)" 6 "precondition: 6 GSO packets sent"
 	# Delivered: what TBF sent, 11536 B a GSO packet (8 x 1442 B on the wire).
@@ -424,7 +424,7 @@ memory_limit_bounds_gso_queue() {
 	# Full: the room left is less than one more packet's truesize.
 	check_cmp "$((102400 - used))" -lt "$((used / (held ? held : 1)))" "the queue stopped only when the next packet did not fit"
 	# The control: the same burst under the default bound all queues.
-	$TCP qdisc change dev eth0 parent 1:1 handle 10: codel memory_limit 32mb
+	$TC_PATCHED qdisc change dev eth0 parent 1:1 handle 10: codel memory_limit 32mb
 	gso_burst 30 8 1400 >/dev/null
 	set -- $(xjson eth0 10: qlen drop_overmemory memory_used)
 	diag "memory_limit 32mb: queued $1, drop_overmemory $2, memory_used $3"

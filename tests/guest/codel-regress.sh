@@ -60,15 +60,17 @@ qdisc add dev eth0 parent 1:1 handle 10: $AGGRESSIVE" ;;
 	echo "$tree" | tc -batch -
 }
 
-# Every qdisc and class (TBF has none) of eth0 reads "backlog 0b 0p"
-# (polled: a burst takes ~0.6 s at 1 Mbit/s).  Returns 1 after 60 tries.
+# Every qdisc and class (TBF has none) of eth0 holds nothing (polled: a
+# burst takes ~0.6 s at 1 Mbit/s).  Returns 1 after 6 s.
 tree_drained() {
-	for _ in $(seq 60); do
-		all_drained qdisc && { all_drained class ||
-			! tc -s class show dev eth0 | grep -q 'backlog '; } && return 0
-		sleep 0.1
-	done
-	return 1
+	local BUSYWAIT_SLEEP=0.1
+	busywait 6000 tree_empty
+}
+
+# Every qdisc and class on eth0 holds nothing (there may be no class).
+tree_empty() {
+	all_drained qdisc && { all_drained class ||
+		! tc -s class show dev eth0 | grep -q 'backlog '; }
 }
 
 # The GSO packets: 8 segments of 1400 bytes, 11536 bytes on the wire, far
@@ -108,14 +110,14 @@ drop_to_empty() {
 	while [ $round -le $GSO_ROUNDS ] && [ "$RET" -eq 0 ]; do
 		echo >$T/trace
 		echo 1 >$T/tracing_on
-		tc -s qdisc show dev eth0 >/tmp/dump0
+		dump eth0 >/tmp/dump0
 		rx0=$(far_stat rx_packets)
 		sent=$(gso_burst $GSO_BURST $GSO_SEGS 1400)
 		check_eq "$sent" $GSO_BURST "GSO packets sent (UDP_SEGMENT)"
 		tree_drained
 		check_err $? "round $round: a backlog stays after the burst: $(tc -s qdisc show dev eth0 | grep backlog | tr -s ' ' | tr '\n' ';') classes: $(tc -s class show dev eth0 | grep backlog | tr -s ' ' | tr '\n' ';')"
 		echo 0 >$T/tracing_on
-		tc -s qdisc show dev eth0 >/tmp/dump1
+		dump eth0 >/tmp/dump1
 		rx1=$(far_stat rx_packets)
 		hits=$(grep -c "codel_dequeue_drops: dev=eth0 handle=10: drops=[1-9][0-9]* bytes=[0-9]* qlen=0 backlog=0 peek=$peek" $T/trace)
 		diag "round $round: $(grep -c codel_dequeue_drops: $T/trace) drop events, $hits left the queue empty (peek=$peek)"
@@ -176,7 +178,7 @@ limit_trim_with_peeked_packet_under_tbf() {
 	killall -9 iperf3 2>/dev/null	# $! may be a subshell in busybox sh
 	wait
 	sleep 1		# packets still in flight (veth backlog) reach TBF
-	tc -s qdisc show dev eth0 >/tmp/dump0
+	dump eth0 >/tmp/dump0
 	before=$(block_of qdisc 10: /tmp/dump0)
 	rbefore=$(block_of qdisc 1: /tmp/dump0)
 	tc qdisc change dev eth0 parent 1:1 handle 10: codel limit 1
@@ -213,11 +215,8 @@ stranded_after() {
 		tc qdisc add dev m0 parent 2:1 handle 10: codel ||
 		{ echo setup; ip link del m0 2>/dev/null; return; }
 	"$SEND" 20 m0 >/dev/null 2>&1
-	for i in $(seq 1 15); do
-		left=$(backlog_pkts "$(stats_of qdisc m0 10:)")
-		[ "${left:-1}" = 0 ] && break
-		sleep 0.2
-	done
+	busywait 3000 queue_empty m0 10:
+	left=$(backlog_pkts "$(stats_of qdisc m0 10:)")
 	echo "${left:-?}"
 	ip link del m0
 }
@@ -301,14 +300,7 @@ qdisc add dev eth0 parent 2:1 handle 10: codel limit 100" ;;
 	# Packets still in flight (a TCP close, netem's delay) settle within
 	# a second: read until the counts balance, for up to 3 s.  A counting
 	# bug never balances, and fails below.
-	for i in $(seq 1 15); do
-		off=$(( $(dev_stat veth0 rx_packets) - off0 ))
-		del=$(( $(far_stat rx_packets) - del0 ))
-		root=$(tc -s qdisc show dev eth0 | awk 'NR == 1, /backlog/' | tr '\n' ' ')
-		drops=$(dropped "$root")
-		[ "$off" = "$(( del + drops ))" ] && all_drained qdisc && break
-		sleep 0.2
-	done
+	busywait 3000 accounting_balanced
 	diag "$1: offered $off delivered $del dropped $drops sent $(sent_pkts "$root")"
 	# Enough to fill limit 100 many times over (2 500 to 29 000 on Debian's
 	# kernel, 900 under prio on the debug kernel).
@@ -318,6 +310,17 @@ qdisc add dev eth0 parent 2:1 handle 10: codel limit 100" ;;
 	all_drained qdisc
 	check_err $? "backlog left"
 	log_test "$name"
+}
+
+# One look of accounting: offered (off), delivered (del) and the root's
+# drops since off0 and del0, read into those variables; true when they
+# balance and the qdiscs are empty.
+accounting_balanced() {
+	off=$(( $(dev_stat veth0 rx_packets) - off0 ))
+	del=$(( $(far_stat rx_packets) - del0 ))
+	root=$(root_stats eth0)
+	drops=$(dropped "$root")
+	[ "$off" = "$(( del + drops ))" ] && all_drained qdisc
 }
 
 accounting_root() { accounting root; }
@@ -423,7 +426,7 @@ mtu_guard_capped_on_huge_mtu() {
 	pg kpktgend_0 rem_device_all
 	# Precondition: a standing queue far above target and above 1 MiB.
 	over=$(field "$st" drop_overlimit)
-	ldelay=$(to_us "$(field "$st" ldelay)")
+	ldelay=$(field "$st" ldelay)
 	check_cmp "${over:-0}" -gt 0 "the queue reached its limit (drop_overlimit): $st"
 	check_cmp "${ldelay:-0}" -gt 500000 "a standing queue over 0.5 s (ldelay): $st"
 	codel_drops=$(( $(dropped "$st") - ${over:-0} ))

@@ -155,10 +155,7 @@ fuzz_unprivileged_userns() {
 	codel_is_ours
 	check_err $? "the namespace's autoload did not load our module"
 	# The namespace dies with the fuzzer (cleanup_net runs later).
-	for _ in $(seq 50); do
-		[ "$(cat /sys/module/sch_codel/refcnt 2>/dev/null)" = 0 ] && break
-		sleep 0.1
-	done
+	busywait 5000 module_unreferenced
 	check_eq "$(cat /sys/module/sch_codel/refcnt 2>/dev/null)" 0 "module references left after the namespace went"
 	outside_state >/tmp/outside.after
 	cmp -s /tmp/outside.before /tmp/outside.after

@@ -15,17 +15,17 @@ mq_children() {
 	tc qdisc show dev eth2 | awk '$1 == "qdisc" && $4 == "parent" { print $5, $2, $3 }' | sort
 }
 
-# mq_child PARENT [FILE]: the block of the child at class PARENT (1:N) of
-# a saved "tc -s qdisc show dev eth2", as one line.  By class, not handle:
-# the default children all have handle 0:.
+# mq_child PARENT FILE: the block of the child at class PARENT (1:N) of a
+# saved dump of eth2.  By class, not handle: the default children all have
+# handle 0:.
 mq_child() {
-	awk -v p="$1" '$1 == "qdisc" { on = ($4 == "parent" && $5 == p) } on { printf "%s ", $0 }' "$2"
+	"$TCJ" obj "parent=$1" <"$2"
 }
 
 # mq_sum FN FILE: the sum over the mq children in FILE of the counter that
 # FN (sent_pkts, dropped, ...) reads from one qdisc's block.
 mq_sum() {
-	total=0
+	local total=0 c
 	for c in 1:1 1:2 1:3 1:4; do
 		total=$((total + $("$1" "$(mq_child $c "$2")")))
 	done
@@ -112,7 +112,7 @@ codel_per_queue() {
 	check_err $? "skbedit queue_mapping filters on eth2"
 	pktgen_mq 20000 &
 	sleep 2
-	tc -s qdisc show dev eth2 >/tmp/mq.mid
+	dump eth2 >/tmp/mq.mid
 	mid=$(mq_sum backlog_pkts /tmp/mq.mid)
 	# Under load: change one child, delete another (mq then gives that
 	# queue noop, which drops), put codel back.
@@ -128,7 +128,7 @@ codel_per_queue() {
 	# child (whose queue only thread 1 feeds) carries packets too.
 	pktgen_mq 6000
 	sleep 1
-	tc -s qdisc show dev eth2 >/tmp/mq.final
+	dump eth2 >/tmp/mq.final
 	root=$(block_of qdisc 1: /tmp/mq.final)
 	diag "$kind: backlog $mid packets at 2 s; $(echo "$root" | tr -s ' ')"
 	for c in 1:1 1:2 1:3 1:4; do
@@ -144,16 +144,19 @@ codel_per_queue() {
 	check_eq "$(backlog_of "$root")" "0 0" "$kind backlog after the run"
 	check_eq "$(mq_children | awk '{ print $1, $2, $3 }' | sed -n '2p;3p' | tr '\n' ' ')" "1:2 codel 12: 1:3 codel 13: " \
 		"the replaced and re-added children"
-	if [ -x "$TCP" ]; then
+	if [ -x "$TC_PATCHED" ]; then
 		# Per-queue xstats: each child's histogram counts the packets
 		# it dequeued, at most its Sent (which also counts packets the
 		# core sent past an empty, idle root qdisc: TCQ_F_CAN_BYPASS).
-		$TCP -s -j qdisc show dev eth2 | hostpy -c 'import json, sys
-bad = ["%s:%d/%d" % (q["parent"], sum(q["sojourn_hist"]), q["packets"])
-       for q in json.load(sys.stdin)
-       if q["kind"] == "codel" and not 0 < sum(q["sojourn_hist"]) <= q["packets"]]
-print(" ".join(bad) or "none")' >/tmp/mq.bad
-		check_eq "$(cat /tmp/mq.bad)" none "children whose histogram total is 0 or above their Sent"
+		dump eth2 "$TC_PATCHED" >/tmp/mq.x
+		bad=
+		for c in 1:1 1:2 1:3 1:4; do
+			b=$(mq_child $c /tmp/mq.x)
+			h=$(( $(field "$b" sojourn_hist | tr ',' '+') ))
+			[ "$h" -gt 0 ] && [ "$h" -le "$(sent_pkts "$b")" ] ||
+				bad="$bad $c:$h/$(sent_pkts "$b")"
+		done
+		check_eq "${bad:-none}" none "children whose histogram total is 0 or above their Sent"
 	fi
 	pg kpktgend_0 rem_device_all
 	pg kpktgend_1 rem_device_all

@@ -23,16 +23,19 @@ TC615=/usr/local/sbin/tc-6.15
 TCLIB=/usr/lib/x86_64-linux-gnu/tc
 
 require_patched() {
-	[ -x "$TCP" ] && return 0
+	[ -x "$TC_PATCHED" ] && return 0
 	log_skip "$1" "patched tc not built (make tc)"
 	return 1
 }
 
 # json_fields KEY...: "KEY=VALUE ..." of the first qdisc in JSON on stdin.
 json_fields() {
-	hostpy -c 'import json, sys
-d = json.load(sys.stdin)[0]
-print(" ".join("%s=%s" % (k, json.dumps(d.get(k))) for k in sys.argv[1:]))' "$@"
+	local obj k out=
+	obj=$("$TCJ" first)
+	for k in "$@"; do
+		out="$out $k=$(echo "$obj" | "$TCJ" get "$k")"
+	done
+	echo "${out# }"
 }
 
 tc_patched_parses_like_stock() {
@@ -45,8 +48,8 @@ tc_patched_parses_like_stock() {
 		a=$(tc qdisc add dev d0 root handle 1: codel $args 2>&1; echo "rc=$?";
 			tc qdisc show dev d0; tc qdisc del dev d0 root 2>&1)
 		# shellcheck disable=SC2086
-		b=$($TCP qdisc add dev d0 root handle 1: codel $args 2>&1; echo "rc=$?";
-			$TCP qdisc show dev d0; $TCP qdisc del dev d0 root 2>&1)
+		b=$($TC_PATCHED qdisc add dev d0 root handle 1: codel $args 2>&1; echo "rc=$?";
+			$TC_PATCHED qdisc show dev d0; $TC_PATCHED qdisc del dev d0 root 2>&1)
 		# The usage text lists the appended options too: compare it
 		# apart, as a superset, and everything else byte for byte.
 		check_eq "$(echo "$b" | grep -v '^Usage:\|^	')" "$(echo "$a" | grep -v '^Usage:\|^	')" \
@@ -62,7 +65,7 @@ tc_patched_text_all_fields() {
 	require_patched "tc: patched tc prints every field (text)" || return
 	dummy_up
 	tc qdisc add dev d0 root handle 1: codel
-	out=$($TCP -s qdisc show dev d0 | sed -n '4,7p' | sed 's/[[:space:]]*$//')
+	out=$($TC_PATCHED -s qdisc show dev d0 | sed -n '4,7p' | sed 's/[[:space:]]*$//')
 	check_eq "$out" "  count 0 lastcount 0 ldelay 0us drop_next 0us
   maxpacket 0 ecn_mark 0 drop_overlimit 0 ce_mark 0
   dequeue_calls 0 ok_to_drop 0 loop_drops 0 dropping_entries 0
@@ -76,15 +79,15 @@ tc_patched_json_all_fields() {
 	require_patched "tc: patched tc prints every field (JSON)" || return
 	dummy_up
 	tc qdisc add dev d0 root handle 1: codel target 3ms
-	$TCP -s -j qdisc show dev d0 >/tmp/q.json
+	$TC_PATCHED -s -j qdisc show dev d0 >/tmp/q.json
 	json_check </tmp/q.json
 	check_err $? "patched tc -j output is not valid JSON: $(cat /tmp/q.json)"
 	# shellcheck disable=SC2086
 	got=$(json_fields $XFIELDS </tmp/q.json)
 	check_eq "$got" "count=0 lastcount=0 ldelay=0 drop_next=0 maxpacket=0 ecn_mark=0 drop_overlimit=0 dropping=false ce_mark=0 dequeue_calls=0 ok_to_drop=0 loop_drops=0 dropping_entries=0 drop_overmemory=0 memory_used=0" \
 		"patched tc JSON xstats"
-	got=$(hostpy -c 'import json, sys; print(json.load(sys.stdin)[0]["options"])' </tmp/q.json)
-	check_eq "$got" "{'limit': 1000, 'target': 2999, 'interval': 99999, 'split_gso': False, 'memory_limit': 33554432}" "patched tc JSON options (raw us, bytes)"
+	got=$("$TCJ" first </tmp/q.json | "$TCJ" get options)
+	check_eq "$got" '{"limit":1000,"target":2999,"interval":99999,"split_gso":false,"memory_limit":33554432}' "patched tc JSON options (raw us, bytes)"
 	log_test "tc: patched tc prints every field (JSON, raw integers)"
 }
 
@@ -101,15 +104,14 @@ tc_stock_and_patched_agree_after_traffic() {
 	require_patched "tc: stock and patched tc agree after traffic" || return
 	udp_through_codel
 	stock=$(stats_of qdisc eth0 10:)
-	$TCP -s -j qdisc show dev eth0 >/tmp/q.json
+	$TC_PATCHED -s -j qdisc show dev eth0 >/tmp/q.json
 	json_check </tmp/q.json
 	check_err $? "patched tc -j output is not valid JSON"
-	j=$(hostpy -c 'import json, sys
-d = [q for q in json.load(sys.stdin) if q["handle"] == "10:"][0]
-print(" ".join(str(d[k]) for k in sys.argv[1:]))' maxpacket ecn_mark drop_overlimit count lastcount drops dequeue_calls loop_drops dropping_entries ok_to_drop </tmp/q.json)
+	j=$("$TCJ" obj 10: </tmp/q.json | "$TCJ" get maxpacket ecn_mark drop_overlimit count \
+		lastcount drops dequeue_calls loop_drops dropping_entries ok_to_drop)
 	set -- $j
 	check_eq "$(field "$stock" maxpacket) $(field "$stock" ecn_mark) $(field "$stock" drop_overlimit) $(field "$stock" count) $(field "$stock" lastcount) $(dropped "$stock")" \
-		"$1 $2 $3 $4 $5 $6" "stock text vs patched JSON: maxpacket ecn_mark drop_overlimit count lastcount drops"
+		"$1 $2 $3 $4 $5 $6" "stock vs patched tc: maxpacket ecn_mark drop_overlimit count lastcount drops"
 	check_cmp "$3" -gt 0 "drop_overlimit moved"
 	check_cmp "$7" -gt 0 "dequeue_calls moved"
 	check_cmp "$9" -gt 0 "dropping_entries moved"
@@ -122,16 +124,16 @@ tc_patched_on_intree_codel() {
 	require_patched "tc: patched tc on Debian's in-tree codel" || return
 	intree_codel_up
 	dummy_up
-	$TCP qdisc add dev d0 root handle 1: codel ce_threshold 4ms
-	check_eq "$($TCP qdisc show dev d0 | head -n 1 | sed 's/[[:space:]]*$//')" \
+	$TC_PATCHED qdisc add dev d0 root handle 1: codel ce_threshold 4ms
+	check_eq "$($TC_PATCHED qdisc show dev d0 | head -n 1 | sed 's/[[:space:]]*$//')" \
 		"qdisc codel 1: root refcnt 2 limit 1000p target 5ms ce_threshold 4ms interval 100ms" "in-tree show"
-	out=$($TCP -s qdisc show dev d0 | sed -n '4,6p' | sed 's/[[:space:]]*$//')
+	out=$($TC_PATCHED -s qdisc show dev d0 | sed -n '4,6p' | sed 's/[[:space:]]*$//')
 	check_eq "$out" "  count 0 lastcount 0 ldelay 0us drop_next 0us
   maxpacket 0 ecn_mark 0 drop_overlimit 0" "patched tc on the in-tree module's 9 fields"
-	$TCP -s -j qdisc show dev d0 >/tmp/q.json
+	$TC_PATCHED -s -j qdisc show dev d0 >/tmp/q.json
 	json_check </tmp/q.json
 	check_err $? "patched tc -j on in-tree codel is not valid JSON"
-	check_eq "$(json_fields count dequeue_calls </tmp/q.json)" "count=0 dequeue_calls=null" \
+	check_eq "$(json_fields count dequeue_calls </tmp/q.json)" "count=0 dequeue_calls=None" \
 		"in-tree JSON has mainline fields only"
 	tc qdisc del dev d0 root
 	rmmod sch_codel
@@ -168,13 +170,13 @@ plugin_teaches() {
 	"$SEND" 30 d0
 	for args in "-s qdisc show dev d0" "-s -j qdisc show dev d0" "-s -j -p qdisc show dev d0"; do
 		# shellcheck disable=SC2086
-		check_eq "$($stock $args 2>&1)" "$($TCP $args 2>&1)" "stock+plugin vs patched: tc $args"
+		check_eq "$($stock $args 2>&1)" "$($TC_PATCHED $args 2>&1)" "stock+plugin vs patched: tc $args"
 	done
 	$stock -s -j qdisc show dev d0 >/tmp/q.json
 	json_check </tmp/q.json
 	check_err $? "stock tc -j with the plugin is not valid JSON"
 	case $(json_fields dequeue_calls sojourn_hist memory_used </tmp/q.json) in
-	"dequeue_calls="[0-9]*" sojourn_hist=["*" memory_used="[0-9]*) ;;
+	"dequeue_calls="[0-9]*" sojourn_hist="[0-9]*,*" memory_used="[0-9]*) ;;
 	*) check_err 1 "our counters missing from stock tc's JSON: $(json_fields dequeue_calls sojourn_hist memory_used </tmp/q.json)" ;;
 	esac
 	$stock qdisc change dev d0 root codel no_ce_threshold no_ce_threshold_selector no_split_gso memory_limit 32mb

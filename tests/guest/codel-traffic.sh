@@ -71,7 +71,7 @@ htb_bulk_tcp_controls_delay() {
 	sleep 2
 	: >/tmp/ldelay
 	for i in 1 2 3 4 5 6 7 8 9 10; do
-		to_us "$(field "$(stats_of qdisc eth0 10:)" ldelay)" >>/tmp/ldelay
+		field "$(stats_of qdisc eth0 10:)" ldelay >>/tmp/ldelay
 		sleep 0.25
 	done
 	wait $pid
@@ -82,17 +82,17 @@ htb_bulk_tcp_controls_delay() {
 	s=$(stats_of qdisc eth0 10:)
 	med=$(median </tmp/ldelay)
 	diag "codel under HTB: dropped $(dropped "$s"), ldelay samples (us): $(tr '\n' ' ' </tmp/ldelay)"
-	if [ -x "$TCP" ]; then
+	if [ -x "$TC_PATCHED" ]; then
 		p50=$(hist_p50 eth0 10:)
-		check_load "$p50" -ge 3 "precondition: a standing queue (median sojourn bucket $p50 < 3, i.e. under 1 ms)"
+		check_under_load "$p50" -ge 3 "precondition: a standing queue (median sojourn bucket $p50 < 3, i.e. under 1 ms)"
 	fi
 	# The judgement: CoDel dropped, and held the sojourn near its 5 ms
 	# target from both sides (a 1000-packet FIFO would hold ~1.2 s; an
 	# over-eager control law would starve the queue below 2 ms).
 	check_cmp "$(dropped "$s")" -gt 0 "CoDel dropped under load"
 	check_cmp "$(field "$s" maxpacket)" -le 1514 "MTU-sized packets reached the qdisc"
-	check_load "$med" -ge 2000 "median sojourn under load not far below the 5 ms target"
-	check_load "$med" -le 15000 "median sojourn under load near the 5 ms target"
+	check_under_load "$med" -ge 2000 "median sojourn under load not far below the 5 ms target"
+	check_under_load "$med" -le 15000 "median sojourn under load near the 5 ms target"
 	# Every packet counted, each count against a witness outside codel:
 	# near's packets in = delivered + dropped; delivered = what far's NIC
 	# received; bytes = what eth0 sent.  (The sender's retransmissions
@@ -106,9 +106,8 @@ htb_bulk_tcp_controls_delay() {
 	check_eq "$(sent_dropped_of "$r")" "$sent $drops" "HTB root Sent and drops vs codel's"
 	check_eq "$(backlog_pkts "$s") $(backlog_bytes "$s")" "0 0" "codel backlog after traffic"
 	check_eq "$(backlog_pkts "$r") $(backlog_bytes "$r")" "0 0" "HTB root backlog after traffic"
-	c=$(stats_of class eth0 1:10)
-	check_eq "$(backlog_pkts "$c") $(backlog_bytes "$c")" "0 0" "HTB class backlog after traffic"
-	check_eq "$(tc -s qdisc show dev eth0 | grep -c 'backlog 0b 0p')" 2 "every qdisc drained"
+	check_eq "$(class_backlog eth0 1:10)" "0 0" "HTB class backlog after traffic"
+	check_eq "$(dump eth0 | tr '{' '\n' | grep -c '"backlog":0,"qlen":0')" 2 "every qdisc drained"
 	log_test "$name"
 }
 
@@ -177,7 +176,7 @@ ce_threshold_marks_traffic() {
 		else
 			# The control: a queue stood (CoDel's own 5 ms), yet no
 			# sojourn came near 10 s.
-			[ -x "$TCP" ] && check_load "$(hist_p50 eth0 10:)" -ge 3 \
+			[ -x "$TC_PATCHED" ] && check_under_load "$(hist_p50 eth0 10:)" -ge 3 \
 				"precondition: a standing queue under ce_threshold 10s"
 			check_eq "$marks" 0 "ce_threshold 10s marked packets"
 		fi
@@ -208,7 +207,7 @@ limit_overflow_counted() {
 	check_cmp "$over" -gt 0 "drop_overlimit counted"
 	check_eq "$((sent + drops))" "$in" "codel delivered + dropped vs packets forwarded from near"
 	check_eq "$sent" "$(($(far_stat rx_packets) - out0))" "codel Sent vs far's eth1 rx_packets"
-	if [ -x "$TCP" ]; then
+	if [ -x "$TC_PATCHED" ]; then
 		# Every drop is a tail drop or one of CoDel's (entering the
 		# dropping state, or in its loop): no third kind, none lost.
 		set -- $(xjson eth0 10: dropping_entries loop_drops)

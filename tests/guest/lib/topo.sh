@@ -1,0 +1,264 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+#
+# The guest's topology and its traffic, for lib.sh: namespaces, the router
+# (near -> eth0's qdisc -> far), the multiqueue NICs, shaping trees with a
+# codel leaf, iperf3 and the GSO sender, and cleanup_all after every test.
+
+# The veth pair of topo_router_up (locally administered addresses).
+VETH0_MAC=02:00:00:00:01:01
+VETH1_MAC=02:00:00:00:01:02
+
+# in_ns NS CMD...: CMD in network namespace NS, for reading /proc/net and
+# /proc/sys (no /sys of its own, unlike "ip netns exec").  busybox's
+# nsenter is one fork of the static busybox; "ip netns exec" costs two
+# execs of dynamically linked tools, ~50 ms each under TCG.
+in_ns() {
+	local ns=$1
+	shift
+	busybox nsenter --net="/run/netns/$ns" "$@"
+}
+
+
+# A dummy device with IPv6 off, so no autoconf packet touches counters.
+dummy_up() {
+	ip link add d0 type dummy &&
+		echo 1 >/proc/sys/net/ipv6/conf/d0/disable_ipv6 &&
+		ip link set d0 up
+}
+
+topo_router_up() {
+	ip netns add near
+	# One ip per namespace (-batch): under TCG each exec of ip costs
+	# ~50 ms, and the traffic tests build this once each.  The veth
+	# ends get fixed addresses, so quiet_path need not read them.
+	ip -batch - <<-EOF
+	link add veth0 address $VETH0_MAC type veth peer name veth1 address $VETH1_MAC netns near
+	addr add 198.18.1.1/24 dev veth0
+	link set veth0 up
+	EOF
+	ip -n near -batch - <<-EOF
+	link set lo up
+	addr add $NEAR/24 dev veth1
+	link set veth1 up
+	route add default via 198.18.1.1
+	EOF
+	ip -n far route add 198.18.1.0/24 via 198.18.0.1 2>/dev/null
+	echo 1 >/proc/sys/net/ipv4/ip_forward
+	# MTU-sized packets into the qdisc under test (no 64 KB GSO trains),
+	# unless SENDER_GSO=on asks for the trains (split_gso tests, bench).
+	in_ns near ethtool -K veth1 tso "${SENDER_GSO:-off}" \
+		gso "${SENDER_GSO:-off}" gro off >/dev/null 2>&1
+	ethtool -K veth0 gro off >/dev/null 2>&1
+}
+
+topo_router_down() {
+	[ -e /sys/class/net/veth0 ] || [ -e /run/netns/near ] || return 0
+	# veth0 first, synchronously (a pair left to the namespace's
+	# teardown goes later, from a worker, and would race the isolation
+	# check); -force: on, whichever of the two is already gone.
+	ip -force -batch - >/dev/null 2>&1 <<-EOF
+	link del veth0
+	netns del near
+	EOF
+	ip -n far route del 198.18.1.0/24 2>/dev/null
+	echo 0 >/proc/sys/net/ipv4/ip_forward
+}
+
+# mq_up / mq_down: eth2 in the root namespace (198.18.2.1) and eth3 in
+# netns "mqfar" (198.18.2.2), the multiqueue NICs of qemu/run --mq.
+MQ_FAR=198.18.2.2
+
+mq_up() {
+	ip netns add mqfar
+	ip link set eth3 netns mqfar
+	ip addr add 198.18.2.1/24 dev eth2
+	ip link set eth2 up
+	ip -n mqfar link set lo up
+	ip -n mqfar addr add "$MQ_FAR/24" dev eth3
+	ip -n mqfar link set eth3 up
+	# virtio-net enables one queue pair per vCPU (2): all four, please.
+	ethtool -L eth2 combined 4 >/dev/null 2>&1
+	ip netns exec mqfar ethtool -L eth3 combined 4 >/dev/null 2>&1
+	# No XPS: what picks a tx queue is the test's (codel-scale.sh pins
+	# its load with skbedit), never the CPU that sent.
+	for x in /sys/class/net/eth2/queues/tx-*/xps_cpus; do echo 0 >"$x"; done 2>/dev/null
+}
+
+mq_down() {
+	[ -e /sys/class/net/eth2 ] || return 0
+	[ -e /run/netns/mqfar ] || return 0
+	# Deleted while up, the root goes back to the default (mq with the
+	# default_qdisc's children), as all.sh found it.
+	tc qdisc del dev eth2 root >/dev/null 2>&1
+	tc qdisc del dev eth2 clsact >/dev/null 2>&1
+	ip addr flush dev eth2
+	ip link set eth2 down
+	ethtool -L eth2 combined 2 >/dev/null 2>&1
+	# eth3 back before the namespace goes: a device leaving a dying
+	# namespace comes back later, from a worker, and would race the
+	# isolation check.
+	ip netns exec mqfar ethtool -L eth3 combined 2 >/dev/null 2>&1
+	ip -n mqfar link set eth3 down
+	ip -n mqfar link set eth3 netns 1
+	ip netns del mqfar
+	# Its default qdiscs come back when it is next up, as all.sh left it.
+	ip link set eth3 up
+	ip link set eth3 down
+}
+
+# Start an iperf3 server in "far" (daemon) and wait until it listens.
+iperf_server_up() {
+	# A server still exiting from the last test would hold the port.
+	busywait 2000 iperf3_gone
+	in_ns far iperf3 -s -D >/dev/null 2>&1
+	busywait 3000 iperf_listening
+}
+
+# far listens on iperf3's port, 5201 (0x1451).
+iperf_listening() {
+	in_ns far cat /proc/net/tcp6 /proc/net/tcp 2>/dev/null |
+		grep -q ':1451 [0-9A-F:]* 0A '
+}
+
+iperf3_gone() { ! iperf3_running; }
+
+# iperf3_running: any iperf3 process, from /proc with shell builtins only
+# (cleanup_all asks after every test, and a spawn costs tens of ms).
+iperf3_running() {
+	local c n
+	for c in /proc/[0-9]*/comm; do
+		read -r n <"$c" 2>/dev/null && [ "$n" = iperf3 ] && return 0
+	done
+	return 1
+}
+
+iperf_server_down() {
+	iperf3_running || return 0
+	killall iperf3 >/dev/null 2>&1
+	sleep 0.1
+}
+
+# HTB bottleneck of RATE on eth0 with LEAF... as the leaf of class 1:10.
+htb_with_leaf() {
+	local rate=$1
+	shift
+	# One tc for the tree (-batch stops at the first failing line).
+	tc -batch - <<-EOF
+	qdisc add dev eth0 root handle 1: htb default 10
+	class add dev eth0 parent 1: classid 1:10 htb rate $rate ceil $rate quantum 1514
+	qdisc add dev eth0 parent 1:10 handle 10: $*
+	EOF
+}
+
+# Static neighbours and no IPv6 on the path, so that the only packets
+# entering eth0's qdisc are the test's own (sent locally, or forwarded from
+# near when topo_router_up built the router).
+quiet_path() {
+	QUIET=1
+	# far's MAC never changes within a boot: read it once.
+	[ -n "${FAR_MAC:-}" ] || FAR_MAC=$(ip netns exec far cat /sys/class/net/eth1/address)
+	sysctl -qw net.ipv6.conf.eth0.disable_ipv6=1
+	in_ns far sysctl -qw net.ipv6.conf.eth1.disable_ipv6=1
+	ip -n far neigh replace 198.18.0.1 lladdr "$(cat /sys/class/net/eth0/address)" dev eth1 nud permanent
+	# The router half only when topo_router_up built it.
+	if [ -e /sys/class/net/veth0 ]; then
+		in_ns near sysctl -qw net.ipv6.conf.veth1.disable_ipv6=1
+		sysctl -qw net.ipv6.conf.veth0.disable_ipv6=1
+		ip -n near neigh replace 198.18.1.1 lladdr "$VETH0_MAC" dev veth1 nud permanent
+		ip -batch - <<-EOF
+		neigh replace $FAR lladdr $FAR_MAC dev eth0 nud permanent
+		neigh replace $NEAR lladdr $VETH1_MAC dev veth0 nud permanent
+		EOF
+	else
+		ip neigh replace "$FAR" lladdr "$FAR_MAC" dev eth0 nud permanent
+	fi
+}
+
+unquiet_path() {
+	# cleanup_all calls this after every test: only undo what was done.
+	[ -n "${QUIET:-}" ] || return 0
+	QUIET=
+	sysctl -qw net.ipv6.conf.eth0.disable_ipv6=0
+	in_ns far sysctl -qw net.ipv6.conf.eth1.disable_ipv6=0
+	ip neigh del "$FAR" dev eth0 2>/dev/null
+	ip -n far neigh del 198.18.0.1 dev eth1 2>/dev/null
+}
+
+# htb_proto_leaf PROTO RATE LEAF...: like htb_with_leaf, but only IPv4 and
+# IPv6 packets of IP protocol PROTO (6 TCP, 17 UDP) reach the leaf 10:;
+# everything else (ARP, ND, other flows) goes to class 1:20, so a test that
+# counts drops or marks sees only its own traffic.
+htb_proto_leaf() {
+	local proto=$1 rate=$2
+	shift 2
+	tc -batch - <<-EOF
+	qdisc add dev eth0 root handle 1: htb default 20
+	class add dev eth0 parent 1: classid 1:10 htb rate $rate quantum 1514
+	class add dev eth0 parent 1: classid 1:20 htb rate $rate quantum 1514
+	qdisc add dev eth0 parent 1:10 handle 10: $*
+	filter add dev eth0 parent 1: protocol ip u32 match ip protocol $proto 0xff flowid 1:10
+	filter add dev eth0 parent 1: protocol ipv6 u32 match ip6 protocol $proto 0xff flowid 1:10
+	EOF
+}
+
+# gso_sender_up: the router topology with GSO on at near, quiet, for
+# gso_burst.  UDP GSO needs checksum offload,
+# which the hub NIC lacks: near sends over veth (which has it) and the
+# router forwards each GSO packet whole into eth0's qdisc, as it would
+# GRO traffic.
+gso_sender_up() {
+	SENDER_GSO=on topo_router_up
+	quiet_path
+}
+
+# gso_burst COUNT[,COUNT...] SEGS SIZE [PAUSE]: COUNT UDP GSO packets from
+# near to far at once, each COUNT a burst PAUSE s after the last
+# (tests/tools/gso-burst.c, make fuzz); prints how many were sent.
+gso_burst() {
+	in_ns near /usr/local/bin/gso-burst "$FAR" "$@"
+}
+
+cleanup_all() {
+	iperf_server_down
+	tc qdisc del dev eth0 root >/dev/null 2>&1
+	[ ! -e /sys/class/net/d0 ] || ip link del d0 >/dev/null 2>&1
+	unquiet_path
+	topo_router_down
+	mq_down
+}
+
+
+# rate_bps RATE: tc's 10mbit / 500kbit in bit/s.
+rate_bps() {
+	case $1 in
+	*mbit) echo $((${1%mbit} * 1000000)) ;;
+	*kbit) echo $((${1%kbit} * 1000)) ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# iperf_goodput [FILE]: the receiver's goodput in bit/s from an iperf3 -J
+# run saved in FILE (/tmp/iperf.json; 0 when the run has none).
+iperf_goodput() {
+	# iperf3 -J prints one key a line; "sum_received" (else "sum") comes
+	# once, in "end".  awk, not python3: ~0.5 s a start under TCG.
+	awk '/^[ \t]*"end":/ { e = 1 }
+		e && /"sum_received":/ { k = "r"; next }
+		e && /"sum":/ { k = "s"; next }
+		/^[ \t]*}/ { k = "" }
+		k != "" && /"bits_per_second":/ { v = $2; sub(/,$/, "", v); b[k] = v }
+		END { printf "%.0f\n", int(("r" in b) ? b["r"] : ("s" in b) ? b["s"] : 0) }' \
+		"${1:-/tmp/iperf.json}" 2>/dev/null || echo 0
+}
+
+# check_load_flowed RATE: the precondition of every bulk-TCP test: the
+# flow in /tmp/iperf.json filled at least 0.9 x the RATE bottleneck.  A
+# test that judges delay or drops without it judges an idle link.
+check_load_flowed() {
+	local g need
+	g=$(iperf_goodput)
+	need=$(($(rate_bps "$1") * 9 / 10))
+	diag "goodput $g bit/s through the $1 bottleneck (need $need)"
+	[ "$g" -ge "$need" ] || diag "iperf3: $(tr -s ' \t\n' ' ' </tmp/iperf.json | tail -c 300); load $(cat /proc/loadavg)"
+	check_cmp "$g" -ge "$need" "precondition: bulk TCP filled the $1 bottleneck"
+}
