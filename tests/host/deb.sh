@@ -62,7 +62,7 @@ deb_sources_complete() {
 	srcs=$(scripts/module-sources.sh)
 	check_cmp "$(echo "$srcs" | wc -w)" -ge 5 "precondition: sources.mk lists the sources"
 	for f in $srcs; do
-		for inc in $(sed -n 's/^#include "\(.*\)"/\1/p' "$f"); do
+		for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
 			echo " $srcs " | grep -q " $inc " || check_err 1 "$f includes $inc, not in sources.mk"
 		done
 	done
