@@ -7,6 +7,7 @@
 ALL_TESTS="$ALL_TESTS
 	histogram_counts_every_delivered_packet
 	tracepoints_match_counters
+	xstats_stock_tc_distinct_values
 	split_gso_segments_and_keeps_accounting
 	ce_threshold_selector_marks_ect1_only
 	extended_options_bad_input
@@ -49,16 +50,17 @@ histogram_counts_every_delivered_packet() {
 		[ "$pct" = 50 ] && got=$3 || got=$4
 		check_eq "$got" "$want" "p$pct bucket vs the histogram"
 	done
-	# CoDel's standing queue stays near 5 ms (TCG adds a few): the median
-	# is in 1.0..16.8 ms (buckets 3 to 6); a 1000-packet FIFO would hold
-	# 1.2 s (bucket 13).  The p99 is the slow-start overshoot: RFC 8289
-	# (section 3) lets a burst stand for one interval (100 ms) before the
-	# first drop, while cwnd still doubles per RTT, so a few percent of a
-	# 5 s flow's packets wait 30..200 ms.  Bound it well under the FIFO's
-	# 1.2 s, not under the burst CoDel is designed to tolerate.
-	check_under_load "$3" -ge 3 "p50 bucket"
+	# CoDel's standing queue stays near its 5 ms target (TCG adds a few
+	# ms): the median is in 4.2..16.8 ms (buckets 5 and 6; ten runs on 6.1
+	# gave 5 twice and 6 eight times); an over-eager control law that
+	# empties the queue lands in 0..4, a 1000-packet FIFO in 13 (1.2 s).
+	# The p99 is the slow-start overshoot: RFC 8289 (section 3) lets a
+	# burst stand for one interval (100 ms) before the first drop, while
+	# cwnd still doubles per RTT; the same ten runs gave bucket 7 (16.8..
+	# 33.6 ms).  Bound it below 134 ms (bucket 9), under CoDel's interval.
+	check_under_load "$3" -ge 5 "p50 bucket"
 	check_under_load "$3" -le 6 "p50 bucket"
-	check_under_load "$4" -le 10 "p99 bucket (<268 ms)"
+	check_under_load "$4" -le 9 "p99 bucket (<134 ms)"
 	text=$($TC_PATCHED -s qdisc show dev eth0 | grep '  sojourn')
 	diag "text: $text"
 	case $text in
@@ -73,6 +75,7 @@ histogram_counts_every_delivered_packet() {
 
 # trace_count EVENT: events of EVENT in the trace buffer.
 trace_count() { grep -c " $1: " /sys/kernel/tracing/trace; }
+trace_reason() { grep -c " codel_skb_drop: dev=eth0 handle=10: reason=$1 " /sys/kernel/tracing/trace; }
 
 tracepoints_match_counters() {
 	name="tracepoints: drop, ecn_mark, ce_mark, dropping enter/exit match the counters"
@@ -121,8 +124,53 @@ tracepoints_match_counters() {
 	set -- $(xjson eth0 10: ecn_mark ce_mark)
 	diag "ecn_mark $1 ce_mark $2; events: ecn_mark $(trace_count codel_ecn_mark) ce_mark $(trace_count codel_ce_mark)"
 	check_cmp "$1" -gt 0 "no ECN marks to trace"
+	check_cmp "$2" -gt 0 "no ce_threshold marks to trace"
 	check_eq "$(trace_count codel_ecn_mark)" "$1" "codel_ecn_mark events vs ecn_mark"
 	check_eq "$(trace_count codel_ce_mark)" "$2" "codel_ce_mark events vs ce_mark"
+	log_test "$name"
+}
+
+# Stock tc reads each of mainline's xstats fields from its own slot: after
+# ECT(0) UDP into "limit 20 ecn ce_threshold 500us", tail drops, CoDel's
+# ECN marks and ce_threshold marks are non-zero and far apart, and each
+# equals a count the xstats do not make (its tracepoint); maxpacket is the
+# frame's length.  A fresh qdisc's zeros would pass with any two swapped.
+xstats_stock_tc_distinct_values() {
+	name="xstats: stock tc reads each mainline field from its own slot (distinct non-zero values)"
+	require_cmd iperf3 "$name" || return
+	lsmod | grep -q '^sch_codel ' || modprobe sch_codel
+	[ -d /sys/kernel/tracing/events/codel ] || { log_skip "$name" "no tracefs events/codel"; return; }
+	T=/sys/kernel/tracing
+	topo_router_up
+	iperf_server_up
+	# Default target and interval: the control law marks a few times a
+	# second, ce_threshold nearly every packet delivered (~100 a second at
+	# 1 Mbit/s), the limit drops ~200 a second of the 3 Mbit/s offered.
+	htb_proto_leaf 17 1mbit codel limit 20 ecn ce_threshold 500us
+	echo 0 >$T/tracing_on
+	echo >$T/trace
+	for e in codel_ecn_mark codel_ce_mark codel_skb_drop; do echo 1 >$T/events/codel/$e/enable; done
+	echo 1 >$T/tracing_on
+	udp_burst 3M 1 --tos 2
+	echo 0 >$T/tracing_on
+	for e in codel_ecn_mark codel_ce_mark codel_skb_drop; do echo 0 >$T/events/codel/$e/enable; done
+	s=$(stats_of qdisc eth0 10:)
+	text=$(tc -s qdisc show dev eth0 | grep '  maxpacket' | sed 's/^ *//; s/[[:space:]]*$//')
+	ecn=$(field "$s" ecn_mark) ce=$(field "$s" ce_mark) over=$(field "$s" drop_overlimit)
+	diag "stock tc: $text ce_mark $ce; events: ecn_mark $(trace_count codel_ecn_mark) ce_mark $(trace_count codel_ce_mark) overlimit $(trace_reason overlimit)"
+	check_cmp "$ecn" -gt 0 "precondition: CoDel ECN-marked"
+	check_cmp "$ce" -gt 0 "precondition: ce_threshold marked"
+	check_cmp "$over" -gt 0 "precondition: tail drops at the limit"
+	[ "$ecn" != "$ce" ] && [ "$ce" != "$over" ] && [ "$ecn" != "$over" ]
+	check_err $? "precondition: the three counters differ ($ecn, $ce, $over)"
+	check_eq "$ecn" "$(trace_count codel_ecn_mark)" "ecn_mark vs codel_ecn_mark events"
+	check_eq "$ce" "$(trace_count codel_ce_mark)" "ce_mark vs codel_ce_mark events"
+	check_eq "$over" "$(trace_reason overlimit)" "drop_overlimit vs overlimit drop events"
+	# 1200 bytes of UDP payload + 8 + 20 + 14 of headers.
+	check_eq "$(field "$s" maxpacket)" 1242 "maxpacket vs the frame's length"
+	check_eq "$text" "maxpacket 1242 ecn_mark $ecn drop_overlimit $over ce_mark $ce" "stock tc's text line"
+	echo >$T/trace
+	echo 1 >$T/tracing_on
 	log_test "$name"
 }
 
@@ -254,7 +302,6 @@ ce_threshold_and_selector_switch_off() {
 }
 
 # trace_reason REASON: codel_skb_drop events of REASON in the trace buffer.
-trace_reason() { grep -c " codel_skb_drop: dev=eth0 handle=10: reason=$1 " /sys/kernel/tracing/trace; }
 
 drop_reasons_traced() {
 	name="drop reasons: overlimit, congested and trim told apart, each matching its counter"
@@ -365,11 +412,16 @@ intree_fails_extension_tests() {
 	name="control: Debian's in-tree codel fails the histogram and selector tests"
 	[ -x "$TC_PATCHED" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
 	intree_codel_up
-	for t in histogram_counts_every_delivered_packet ce_threshold_selector_marks_ect1_only; do
+	# Each must fail, and first for the reason that is our extension's:
+	# the in-tree module has no histogram and no selector.
+	for case in "histogram_counts_every_delivered_packet|histogram total vs Sent packets" \
+		"ce_threshold_selector_marks_ect1_only|show with a selector"; do
+		t=${case%%|*}
 		out=$(TESTS_RUN=0; $t; cleanup_all)
-		diag "in-tree: $(echo "$out" | grep -m 1 '^# FAIL' || echo "$out" | tail -n 1)"
+		first=$(echo "$out" | grep -m 1 '^# FAIL: ' | sed 's/^# FAIL: //')
+		diag "in-tree: $t: ${first:-$(echo "$out" | tail -n 1)}"
 		case $out in
-		*"not ok 1 "*) ;;
+		*"not ok 1 "*) check_eq "$first" "${case#*|}" "$t fails on the in-tree module for its reason" ;;
 		*) check_err 1 "$t passed on the in-tree module" ;;
 		esac
 	done

@@ -250,6 +250,11 @@ peeked_packet_served_under_multiq() {
 # accounting KIND: bulk TCP through codel under KIND; packets offered to
 # eth0's qdisc (forwarded from near, counted on veth0) = delivered (far's
 # eth1) + dropped (root qdisc, which sums its children's), backlog 0.
+# Every tree has a 10 Mbit/s bottleneck above codel (rate-less parents sit
+# under a TBF), so that CoDel drops at dequeue, the drops a parent must be
+# told about: without them the sums hold whatever the accounting does.
+# The root codel has only the device to wait for: there it drops whenever
+# more than an MTU stands (target 1us, interval 2us).
 accounting() {
 	name="accounting: offered = delivered + dropped, codel under $1"
 	require_cmd iperf3 "$name" || return
@@ -257,15 +262,17 @@ accounting() {
 	quiet_path
 	# The tree in one tc -batch (it stops at the first failing line).
 	case $1 in
-	root) tree="qdisc add dev eth0 root handle 10: codel limit 100" ;;
+	root) tree="qdisc add dev eth0 root handle 10: codel limit 100 target 1us interval 2us" ;;
 	tbf) tree="qdisc add dev eth0 root handle 1: tbf rate 10mbit burst 3000 latency 1s
 qdisc add dev eth0 parent 1:1 handle 10: codel limit 100" ;;
-	prio) tree="qdisc add dev eth0 root handle 1: prio
-qdisc add dev eth0 parent 1:1 handle 10: codel limit 100
-qdisc add dev eth0 parent 1:2 handle 20: codel limit 100
-qdisc add dev eth0 parent 1:3 handle 30: codel limit 100" ;;
-	netem) tree="qdisc add dev eth0 root handle 1: netem delay 5ms rate 10mbit limit 10000
-qdisc add dev eth0 parent 1:1 handle 10: codel limit 100" ;;
+	prio) tree="qdisc add dev eth0 root handle 1: tbf rate 10mbit burst 3000 latency 1s
+qdisc add dev eth0 parent 1:1 handle 2: prio
+qdisc add dev eth0 parent 2:1 handle 10: codel limit 100
+qdisc add dev eth0 parent 2:2 handle 20: codel limit 100
+qdisc add dev eth0 parent 2:3 handle 30: codel limit 100" ;;
+	netem) tree="qdisc add dev eth0 root handle 1: tbf rate 10mbit burst 3000 latency 1s
+qdisc add dev eth0 parent 1:1 handle 2: netem delay 5ms limit 10000
+qdisc add dev eth0 parent 2:1 handle 10: codel limit 100" ;;
 	hfsc) tree="qdisc add dev eth0 root handle 1: hfsc default 10
 class add dev eth0 parent 1: classid 1:10 hfsc sc rate 10mbit ul rate 10mbit
 qdisc add dev eth0 parent 1:10 handle 10: codel limit 100" ;;
@@ -301,7 +308,9 @@ qdisc add dev eth0 parent 2:1 handle 10: codel limit 100" ;;
 	# a second: read until the counts balance, for up to 3 s.  A counting
 	# bug never balances, and fails below.
 	busywait 3000 accounting_balanced
-	diag "$1: offered $off delivered $del dropped $drops sent $(sent_pkts "$root")"
+	aqm=$(codel_drops_all)
+	diag "$1: offered $off delivered $del dropped $drops (CoDel's $aqm) sent $(sent_pkts "$root")"
+	check_cmp "$aqm" -gt 0 "precondition: CoDel dropped at dequeue"
 	# Enough to fill limit 100 many times over (2 500 to 29 000 on Debian's
 	# kernel, 900 under prio on the debug kernel).
 	check_cmp "$off" -gt 500 "traffic offered"
@@ -310,6 +319,18 @@ qdisc add dev eth0 parent 2:1 handle 10: codel limit 100" ;;
 	all_drained qdisc
 	check_err $? "backlog left"
 	log_test "$name"
+}
+
+# codel_drops_all: CoDel's own drops (drops less tail drops) summed over
+# eth0's codel qdiscs 10:, 20: and 30:.
+codel_drops_all() {
+	local h b n=0
+	dump eth0 >/tmp/acc_dump
+	for h in 10: 20: 30:; do
+		b=$(block_of qdisc $h /tmp/acc_dump)
+		[ -z "$b" ] || n=$((n + $(dropped "$b") - $(field "$b" drop_overlimit)))
+	done
+	echo "$n"
 }
 
 # One look of accounting: offered (off), delivered (del) and the root's

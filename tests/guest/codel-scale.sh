@@ -114,6 +114,17 @@ codel_per_queue() {
 	sleep 2
 	dump eth2 >/tmp/mq.mid
 	mid=$(mq_sum backlog_pkts /tmp/mq.mid)
+	# Each child holds its own 1000-packet limit (per tx queue, not per
+	# mq): no child above it, and between them more than one limit queued.
+	deepest=0
+	for c in 1:1 1:2 1:3 1:4; do
+		q=$(backlog_pkts "$(mq_child $c /tmp/mq.mid)")
+		check_eq "$(field "$(mq_child $c /tmp/mq.mid)" limit)" 1000 "child $c: limit 1000"
+		check_cmp "$q" -le 1000 "child $c holds at most its limit"
+		[ "$q" -le "$deepest" ] || deepest=$q
+	done
+	diag "$kind: deepest child queue $deepest packets at 2 s"
+	check_cmp "$mid" -gt 1000 "the children together held more than one limit"
 	# Under load: change one child, delete another (mq then gives that
 	# queue noop, which drops), put codel back.
 	tc qdisc replace dev eth2 parent 1:2 handle 12: codel target 1ms
