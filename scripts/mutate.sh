@@ -6,18 +6,26 @@
 # which tests must catch it: "Tests: guest TEST..." runs those guest tests
 # under QEMU with the mutated module; "Tests: host unit|sim|diff..." runs
 # those host suites on a mutated copy of the tree (core mutants of
-# codel.h).  For each mutant: copy the module sources to
-# build/mutate/NAME, apply the patch, build, run the tests.  A
-# mutant is killed when a test fails (or the guest crashes); it SURVIVED
-# when they all pass.  Prints a table (also build/mutate/table.md) and
-# exits 1 if any mutant survived or could not be built.
+# codel.h).  For each mutant: copy the sources to build/mutate/NAME, apply
+# the patch exactly (patch -F0: a patch whose context moved fails), build,
+# run the tests.  A mutant is killed when a test fails (or the guest
+# crashes); it SURVIVED when they all pass.
+#
+# First the baseline: the unmodified module through the same tests, in the
+# same run; if it fails, no mutant is judged (a flake or a broken test
+# would count as a kill).  FULL=1 runs the whole guest suite (tdc
+# included) for every guest mutant and every host suite for every host
+# mutant, instead of the tests each header names.
+#
+# Prints a table (also build/mutate/table.md) and exits 1 if the baseline
+# failed or any mutant survived or could not be applied or built.
 #
 # A "Kernel: SERIES" line (a scripts/kernel-release.sh series) runs that
 # mutant on that series.
 # Environment: KERNELRELEASE (default: Debian's 6.1), as for make; KERNELS,
-# the kernels the differential test compares with (default: both series);
+# the kernels the differential test compares with (default: all);
 # MUTATE_GUEST_TESTS, guest tests to run instead of each guest mutant's own
-# (to see whether a new test kills mutants it was not written for).
+# (to see whether a new test kills mutants it was not written for); FULL.
 
 set -euo pipefail
 
@@ -66,66 +74,128 @@ table=$out/table.md
 } >"$table"
 survivors=0
 
-for m in "${mutants[@]}"; do
-	patch=tests/mutants/$m.patch
-	[ -f "$patch" ] || { echo "mutate: no $patch" >&2; exit 2; }
-	dir=$out/$m
+# tests_of PATCH: "KIND TEST..." the mutant runs (FULL: everything of KIND).
+tests_of() {
+	local kind tests
+	read -r kind tests <<<"$(sed -n 's/^Tests: //p' "$1")"
+	if [ "${FULL:-0}" = 1 ]; then
+		case $kind in
+		host) tests="unit sim diff" ;;
+		guest) tests= ;;
+		esac
+	elif [ "$kind" = guest ]; then
+		tests=${MUTATE_GUEST_TESTS:-$tests}
+	fi
+	echo "$kind $tests"
+}
+
+# run_tests DIR REL KIND TEST...: the tests against the module built in
+# DIR/src (guest) or the tree in DIR/tree (host).  Prints the first
+# failure, or nothing when every test passed.
+run_tests() {
+	local dir=$1 rel=$2 kind=$3 t cmd first
+	shift 3
+	case $kind in
+	host)
+		for t in "$@"; do
+			case $t in
+			unit) cmd="make -s unit KERNELRELEASE=$rel KDIR=/nonexistent" ;;
+			sim) cmd="make -s sim KERNELRELEASE=$rel KDIR=/nonexistent && tests/host/sim.sh" ;;
+			diff) cmd="tests/host/diff.sh $KERNELS" ;;
+			*) echo "mutate: unknown host test $t" >&2; exit 2 ;;
+			esac
+			if ! (cd "$dir/tree" && sh -c "$cmd") >"$dir/test-$t.log" 2>&1; then
+				first=$(sed -n 's/^not ok [0-9]* \(.*\)/\1/p' "$dir/test-$t.log" | head -n 1)
+				echo "host $t: ${first:-see $dir/test-$t.log}"
+				return
+			fi
+		done
+		;;
+	guest)
+		# No TEST: the whole suite (all.sh runs every test).
+		if ! CODEL_MODULE=$top/$dir/src/sch_codel.ko KERNELRELEASE=$rel \
+			qemu/run --timeout 1800 --log "$dir/run" \
+			--add "$(scripts/tdc-prepare.sh "$rel")=/payload/tdc" \
+			tests/guest/all.sh "$@" >"$dir/test.log" 2>&1; then
+			first=$(sed -n 's/^not ok [0-9]* \(.*\) # .*/\1/p' "$dir/test.log" | head -n 1)
+			echo "${first:-"guest failed: $(grep -m1 'qemu/run:' "$dir/test.log" || echo see "$dir/test.log")"}"
+		fi
+		;;
+	*)
+		echo "mutate: unknown test kind '$kind'" >&2
+		exit 2
+		;;
+	esac
+}
+
+# prepare DIR REL [PATCH]: the sources (and for host tests the tree) in
+# DIR, patched exactly if PATCH is given, and the module built for REL.
+# Prints why it could not, or nothing.
+prepare() {
+	local dir=$1 rel=$2 patch=${3:-}
 	rm -rf "$dir"
 	mkdir -p "$dir/src"
 	# shellcheck disable=SC2086
 	cp $srcs "$dir/src/"
-	if ! patch -s -p1 -F0 -d "$dir/src" <"$patch" >"$dir/patch.log" 2>&1; then
-		verdict="NOT APPLIED (see $dir/patch.log)"
-		survivors=$((survivors + 1))
-	elif ! mrel=$(mutant_release "$patch") ||
-		! make -C "$(scripts/kernel-headers.sh "$mrel")" M="$top/$dir/src" modules \
-			>"$dir/build.log" 2>&1; then
-		verdict="NOT BUILT (see $dir/build.log)"
+	git ls-files | cpio -pdm --quiet "$dir/tree"
+	mkdir -p "$dir/tree/build"
+	ln -s "$top/build/linux-src" "$dir/tree/build/linux-src"
+	if [ -n "$patch" ] &&
+		! { patch -s -p1 -F0 -d "$dir/src" <"$patch" &&
+			patch -s -p1 -F0 -d "$dir/tree" <"$patch"; } >"$dir/patch.log" 2>&1; then
+		echo "NOT APPLIED (see $dir/patch.log)"
+	elif ! make -C "$(scripts/kernel-headers.sh "$rel")" M="$top/$dir/src" modules \
+		>"$dir/build.log" 2>&1; then
+		echo "NOT BUILT (see $dir/build.log)"
+	fi
+}
+
+# The baseline: every test some mutant runs, per kernel and kind, in one
+# run each, against the unmodified module.  A guest test set that is empty
+# (FULL=1) is the whole suite.
+declare -A union=()
+for m in "${mutants[@]}"; do
+	patch=tests/mutants/$m.patch
+	[ -f "$patch" ] || { echo "mutate: no $patch" >&2; exit 2; }
+	mrel=$(mutant_release "$patch")
+	read -r kind tests <<<"$(tests_of "$patch")"
+	for t in $tests; do
+		case " ${union[$mrel $kind]:-} " in
+		*" $t "*) ;;
+		*) union[$mrel $kind]="${union[$mrel $kind]:-} $t" ;;
+		esac
+	done
+	[ -n "$tests" ] || union[$mrel $kind]=${union[$mrel $kind]:-}
+done
+for key in "${!union[@]}"; do
+	read -r mrel kind <<<"$key"
+	dir=$out/baseline-$mrel-$kind
+	why=$(prepare "$dir" "$mrel")
+	# shellcheck disable=SC2086
+	[ -n "$why" ] || why=$(run_tests "$dir" "$mrel" "$kind" ${union[$key]})
+	if [ -n "$why" ]; then
+		echo "| (baseline: unmodified, $mrel, $kind) | FAILED: $why |" | tee -a "$table"
+		echo "mutate: the unmodified module fails the tests; no mutant judged" >&2
+		exit 1
+	fi
+	echo "| (baseline: unmodified, $mrel, $kind:${union[$key]:- the whole suite}) | passed |" | tee -a "$table"
+done
+
+for m in "${mutants[@]}"; do
+	patch=tests/mutants/$m.patch
+	dir=$out/$m
+	mrel=$(mutant_release "$patch")
+	read -r kind tests <<<"$(tests_of "$patch")"
+	verdict=$(prepare "$dir" "$mrel" "$patch")
+	if [ -n "$verdict" ]; then
 		survivors=$((survivors + 1))
 	else
-		read -r kind tests <<<"$(sed -n 's/^Tests: //p' "$patch")"
-		[ "$kind" != guest ] || tests=${MUTATE_GUEST_TESTS:-$tests}
-		case $kind in
-		host)
-			# The whole tree, mutated, with this tree's kernel sources.
+		# shellcheck disable=SC2086
+		verdict=$(run_tests "$dir" "$mrel" "$kind" $tests)
+		if [ -z "$verdict" ]; then
 			verdict=SURVIVED
-			tree=$dir/tree
-			git ls-files | cpio -pdm --quiet "$tree"
-			patch -s -p1 -F0 -d "$tree" <"$patch"
-			mkdir -p "$tree/build"
-			ln -s "$top/build/linux-src" "$tree/build/linux-src"
-			for t in $tests; do
-				case $t in
-				unit) cmd="make -s unit KERNELRELEASE=$rel KDIR=/nonexistent" ;;
-				sim) cmd="make -s sim KERNELRELEASE=$rel KDIR=/nonexistent && tests/host/sim.sh" ;;
-				diff) cmd="tests/host/diff.sh $KERNELS" ;;
-				*) echo "mutate: $patch: unknown host test $t" >&2; exit 2 ;;
-				esac
-				if ! (cd "$tree" && sh -c "$cmd") >"$dir/test-$t.log" 2>&1; then
-					first=$(sed -n 's/^not ok [0-9]* \(.*\)/\1/p' "$dir/test-$t.log" | head -n 1)
-					verdict="host $t: ${first:-see $dir/test-$t.log}"
-					break
-				fi
-			done
-			[ "$verdict" != SURVIVED ] || survivors=$((survivors + 1))
-			;;
-		guest)
-			# shellcheck disable=SC2086
-			if CODEL_MODULE=$top/$dir/src/sch_codel.ko KERNELRELEASE=$mrel \
-				qemu/run --log "$dir/run" --add "$(scripts/tdc-prepare.sh "$mrel")=/payload/tdc" \
-				tests/guest/all.sh $tests >"$dir/test.log" 2>&1; then
-				verdict=SURVIVED
-				survivors=$((survivors + 1))
-			else
-				first=$(sed -n 's/^not ok [0-9]* \(.*\) # .*/\1/p' "$dir/test.log" | head -n 1)
-				verdict=${first:-"guest failed: $(grep -m1 'qemu/run:' "$dir/test.log" || echo see "$dir/test.log")"}
-			fi
-			;;
-		*)
-			echo "mutate: $patch: unknown test kind '$kind'" >&2
-			exit 2
-			;;
-		esac
+			survivors=$((survivors + 1))
+		fi
 	fi
 	echo "| $m | $verdict |" | tee -a "$table"
 done
