@@ -16,6 +16,7 @@ ALL_TESTS="$ALL_TESTS
 	bad_input_rejected_with_extack
 	rejected_change_leaves_qdisc_as_is
 	xstats_stock_tc
+	reset_empties_queue_and_memory
 "
 
 module_insmod() {
@@ -205,3 +206,25 @@ xstats_stock_tc() {
 	esac
 	log_test "xstats: stock tc reads mainline's fields (text and JSON)"
 }
+
+# A device going down resets its qdiscs: codel must then hold nothing and
+# account no memory.  Under a TBF at 8 bit/s with a 128-byte bucket (it
+# sends one 64-byte frame and peeks the next) 20 frames stand in codel
+# until the reset.
+reset_empties_queue_and_memory() {
+	name="reset: a device down empties codel, memory_used included"
+	[ -x "$TC_PATCHED" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	dummy_up
+	tc qdisc add dev d0 root handle 1: tbf rate 8bit burst 128 limit 100000 &&
+		tc qdisc add dev d0 parent 1:1 handle 10: codel
+	check_err $? "tbf + codel on d0"
+	"$SEND" 20 d0 >/dev/null
+	set -- $(xjson d0 10: qlen memory_used)
+	diag "before the reset: qlen $1 memory_used $2"
+	check_cmp "$1" -ge 18 "precondition: frames stand in codel"
+	check_cmp "$2" -gt 0 "precondition: their memory is accounted"
+	ip link set d0 down && ip link set d0 up
+	check_eq "$(xjson d0 10: qlen backlog memory_used)" "0 0 0" "qlen, backlog and memory_used after the reset"
+	log_test "$name"
+}
+

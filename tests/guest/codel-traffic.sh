@@ -136,7 +136,14 @@ ecn_traffic_marked_not_dropped() {
 		htb_proto_leaf 6 "$rate" codel $mode
 		check_err $? "HTB with codel $mode"
 		far_ce_run 3
-		check_load_flowed "$rate"
+		# A classic-ECN sender halves its window at every CE mark, so
+		# marking at 1 ms takes some of the link from it by design
+		# (8.7-9.4 Mbit/s measured at 10 Mbit/s): 75% there.
+		if [ $th = 1ms ]; then
+			check_load_flowed "$rate" 75
+		else
+			check_load_flowed "$rate"
+		fi
 		s=$(stats_of qdisc eth0 10:)
 		marks=$(field "$s" ecn_mark)
 		diag "codel $mode: far got $ce CE, $bad header/checksum errors; $(echo "$s" | tr -s ' ')"
@@ -166,7 +173,14 @@ ce_threshold_marks_traffic() {
 		htb_with_leaf "$rate" codel ce_threshold $th
 		check_err $? "HTB with codel ce_threshold $th"
 		far_ce_run 3
-		check_load_flowed "$rate"
+		# A classic-ECN sender halves its window at every CE mark, so
+		# marking at 1 ms takes some of the link from it by design
+		# (8.7-9.4 Mbit/s measured at 10 Mbit/s): 75% there.
+		if [ $th = 1ms ]; then
+			check_load_flowed "$rate" 75
+		else
+			check_load_flowed "$rate"
+		fi
 		s=$(stats_of qdisc eth0 10:)
 		# tc prints ce_mark only when it is not 0
 		marks=$(field "$s" ce_mark | grep . || echo 0)
