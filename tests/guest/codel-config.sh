@@ -17,6 +17,7 @@ ALL_TESTS="$ALL_TESTS
 	rejected_change_leaves_qdisc_as_is
 	xstats_stock_tc
 	reset_empties_queue_and_memory
+	reset_clears_codel_state
 "
 
 module_insmod() {
@@ -225,6 +226,29 @@ reset_empties_queue_and_memory() {
 	check_cmp "$2" -gt 0 "precondition: their memory is accounted"
 	ip link set d0 down && ip link set d0 up
 	check_eq "$(xjson d0 10: qlen backlog memory_used)" "0 0 0" "qlen, backlog and memory_used after the reset"
+	log_test "$name"
+}
+
+# A reset also starts CoDel's state machine over: the count and the
+# dropping state of the episode it cut short must not carry into the
+# next.  An aggressive codel (target 1us, interval 2us) on a dummy at MTU
+# 576 (so 64-byte frames soon stand above the MTU guard) drops while a
+# 1 Mbit/s TBF drains 200 frames.
+reset_clears_codel_state() {
+	name="reset: a device down clears CoDel's count and dropping state"
+	[ -x "$TC_PATCHED" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	dummy_up
+	ip link set d0 mtu 576
+	tc qdisc add dev d0 root handle 1: tbf rate 1mbit burst 128 limit 100000 &&
+		tc qdisc add dev d0 parent 1:1 handle 10: codel target 1us interval 2us
+	check_err $? "tbf + codel on d0"
+	"$SEND" 200 d0 >/dev/null
+	busywait 3000 queue_empty d0 10:
+	set -- $(xjson d0 10: count lastcount drops)
+	diag "before the reset: count $1 lastcount $2 drops $3"
+	check_cmp "$1" -gt 0 "precondition: CoDel dropped (count)"
+	ip link set d0 down && ip link set d0 up
+	check_eq "$(xjson d0 10: count lastcount dropping)" "0 0 false" "count, lastcount, dropping after the reset"
 	log_test "$name"
 }
 
