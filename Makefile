@@ -56,6 +56,8 @@ $(MODULE): Kbuild dkms.conf $(MODULE_SOURCES)
 # need not be the running kernel.
 install: module
 	install -D -m 0644 $(MODULE) $(DESTDIR)/lib/modules/$(KERNELRELEASE)/updates/sch_codel.ko
+	install -D -m 0644 $(MODDIR)/sch_fq_codel_ext.ko \
+		$(DESTDIR)/lib/modules/$(KERNELRELEASE)/updates/sch_fq_codel_ext.ko
 	depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KERNELRELEASE)
 
 dkms-add:

@@ -20,6 +20,7 @@
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
 #include <net/gso.h>
 #endif
+#include <net/sock.h>
 
 /*
  * 6.10: qdisc autoload asks for "net-sch-KIND" instead of "sch_KIND"
@@ -87,6 +88,35 @@ static inline void codel_drop_at_dequeue(struct Qdisc *sch, struct sk_buff *skb)
 	kfree_skb_reason(skb, SKB_DROP_REASON_QDISC_DROP);
 }
 #endif
+
+/*
+ * fq_codel_ext's batch drop at enqueue (over limit or memory_limit): 6.19
+ * gives it its qdisc drop reason, as the in-tree fq_codel does.  The
+ * packet goes on @to_free and is counted by the caller.
+ */
+static inline void codel_drop_batched(struct sk_buff *skb,
+				      struct sk_buff **to_free)
+{
+#ifdef DEFINE_QDISC_DROP_REASON
+	tcf_set_qdisc_drop_reason(skb, QDISC_DROP_OVERLIMIT);
+#endif
+	__qdisc_drop(skb, to_free);
+}
+
+/*
+ * What a packet counts against fq_codel_ext's memory_limit: its truesize,
+ * except, as the in-tree fq_codel does since 7.x (7.3 is the first kernel
+ * of our matrix with it; 6.12 has not), a packet still charged to its
+ * socket's send buffer, which that buffer already bounds.
+ */
+static inline u32 codel_mem_charge(const struct sk_buff *skb)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)
+	if (is_skb_wmem(skb))
+		return 0;
+#endif
+	return skb->truesize;
+}
 
 /*
  * 6.19: byte and packet statistics count segments: qdisc_skb_cb()->pkt_segs

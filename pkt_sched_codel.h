@@ -105,4 +105,107 @@ struct tc_codel_xstats_ext {
 	__u64	memory_used;	  /* truesize of the queued packets, bytes */
 };
 
+/*
+ * fq_codel_ext, the flow-queueing qdisc over the same CoDel core
+ * (sch_fq_codel.c).  Debian builds the kernel's own fq_codel in, so ours
+ * registers under its own kind; it speaks mainline fq_codel's ABI, value
+ * for value, as the first part below (defined here only when
+ * <linux/pkt_sched.h> has not been included), and adds to it the same way
+ * as codel: one nest at the largest attribute type, and 64-bit counters
+ * appended to mainline's xstats.
+ */
+#ifndef TCA_FQ_CODEL_MAX
+enum {
+	TCA_FQ_CODEL_UNSPEC,
+	TCA_FQ_CODEL_TARGET,		/* u32, microseconds */
+	TCA_FQ_CODEL_LIMIT,		/* u32, packets */
+	TCA_FQ_CODEL_INTERVAL,		/* u32, microseconds */
+	TCA_FQ_CODEL_ECN,		/* u32, 0 or 1 */
+	TCA_FQ_CODEL_FLOWS,		/* u32, at creation only */
+	TCA_FQ_CODEL_QUANTUM,		/* u32, bytes */
+	TCA_FQ_CODEL_CE_THRESHOLD,	/* u32, microseconds */
+	TCA_FQ_CODEL_DROP_BATCH_SIZE,	/* u32, packets */
+	TCA_FQ_CODEL_MEMORY_LIMIT,	/* u32, bytes */
+	TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR,	/* u8 */
+	TCA_FQ_CODEL_CE_THRESHOLD_MASK,		/* u8 */
+	__TCA_FQ_CODEL_MAX
+};
+
+#define TCA_FQ_CODEL_MAX	(__TCA_FQ_CODEL_MAX - 1)
+
+enum {
+	TCA_FQ_CODEL_XSTATS_QDISC,
+	TCA_FQ_CODEL_XSTATS_CLASS,
+};
+
+struct tc_fq_codel_qd_stats {
+	__u32	maxpacket;	/* largest packet seen at dequeue */
+	__u32	drop_overlimit;	/* packets dropped over limit or memory */
+	__u32	ecn_mark;	/* packets CE-marked instead of dropped */
+	__u32	new_flow_count;	/* times a flow went on the new list */
+	__u32	new_flows_len;	/* flows on the new list */
+	__u32	old_flows_len;	/* flows on the old list */
+	__u32	ce_mark;	/* packets CE-marked over ce_threshold */
+	__u32	memory_usage;	/* truesize of the queued packets, bytes */
+	__u32	drop_overmemory; /* of drop_overlimit, over memory_limit */
+};
+
+struct tc_fq_codel_cl_stats {
+	__s32	deficit;	/* DRR deficit, bytes */
+	__u32	ldelay;		/* sojourn of the flow's last packet, us */
+	__u32	count;		/* drops since entering the dropping state */
+	__u32	lastcount;	/* count at the last entry to that state */
+	__u32	dropping;	/* 1 while in the dropping state */
+	__s32	drop_next;	/* us until the next drop, while dropping */
+};
+
+struct tc_fq_codel_xstats {
+	__u32	type;		/* TCA_FQ_CODEL_XSTATS_* */
+	union {
+		struct tc_fq_codel_qd_stats qdisc_stats;
+		struct tc_fq_codel_cl_stats class_stats;
+	};
+};
+#endif /* TCA_FQ_CODEL_MAX */
+
+/* fq_codel_ext's additions, numbered by this module alone, appended only. */
+#define TCA_FQ_CODEL_EXT	0x3fff
+
+enum {
+	TCA_FQ_CODEL_EXT_UNSPEC,
+	TCA_FQ_CODEL_EXT_SPLIT_GSO,	    /* u32 0/1: segment GSO packets at enqueue */
+	TCA_FQ_CODEL_EXT_CE_THRESHOLD_OFF, /* flag: switch ce_threshold off */
+	__TCA_FQ_CODEL_EXT_MAX
+};
+
+#define TCA_FQ_CODEL_EXT_MAX	(__TCA_FQ_CODEL_EXT_MAX - 1)
+
+/*
+ * The qdisc's xstats (type TCA_FQ_CODEL_XSTATS_QDISC): mainline's, then
+ * ours.  sojourn_hist has the layout of TC_CODEL_HIST_BUCKETS above.
+ */
+struct tc_fq_codel_xstats_ext {
+	struct tc_fq_codel_xstats base;
+	__u64	dequeue_calls;	  /* CoDel serves of a flow, empty included */
+	__u64	ok_to_drop;	  /* times sojourn stayed above target for
+				   * a whole interval
+				   */
+	__u64	loop_drops;	  /* drops made inside the dropping state */
+	__u64	dropping_entries; /* entries into the dropping state */
+	__u64	sojourn_hist[TC_CODEL_HIST_BUCKETS];
+	__u64	drop_overlimit;	  /* base's, in 64 bits */
+	__u64	drop_overmemory;  /* base's, in 64 bits */
+	__u64	new_flow_count;	  /* base's, in 64 bits */
+	__u64	codel_drops;	  /* packets CoDel dropped at dequeue */
+};
+
+/*
+ * A class's xstats (type TCA_FQ_CODEL_XSTATS_CLASS; class N is flow N - 1):
+ * mainline's, then the flow's delivered packets by sojourn time.
+ */
+struct tc_fq_codel_cl_xstats_ext {
+	struct tc_fq_codel_xstats base;
+	__u64	sojourn_hist[TC_CODEL_HIST_BUCKETS];
+};
+
 #endif /* _UAPI_PKT_SCHED_CODEL_H */

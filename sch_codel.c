@@ -138,7 +138,7 @@
  * @memory_limit: most memory_usage may reach, bytes
  * @drop_overmemory: packets dropped at enqueue over memory_limit
  * @split_gso:	segment GSO packets at enqueue, so that CoDel measures and
- *		drops MTU-sized packets (README.md, "split_gso")
+ *		drops MTU-sized packets (docs/observability.md, "split_gso")
  */
 struct codel_sched_data {
 	struct codel_params	params;

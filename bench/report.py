@@ -12,10 +12,12 @@ import sys
 raw, report, plotdir = sys.argv[1:4]
 os.makedirs(plotdir, exist_ok=True)
 QNAMES = {"ours": "codel (ours)", "intree": "codel (in-tree)",
-          "pfifo": "pfifo limit 1000", "fq_codel": "fq_codel"}
+          "pfifo": "pfifo limit 1000", "fq_codel": "fq_codel (in-tree)",
+          "fq_codel_ext": "fq_codel_ext (ours)", "cake": "cake (leaf, unlimited)"}
 PNAMES = {"noqueue": "noqueue", "pfifo": "pfifo (root, bypass)",
           "prio-pfifo": "prio + pfifo", "prio-intree": "prio + codel (in-tree)",
-          "prio-ours": "prio + codel (ours)"}
+          "prio-ours": "prio + codel (ours)", "prio-fq_codel": "prio + fq_codel (in-tree)",
+          "prio-fq_codel_ext": "prio + fq_codel_ext (ours)"}
 
 
 def read(name):
@@ -32,6 +34,9 @@ def spread(xs):
 
 
 def rate_key(r):
+    """Mbit/s of a tc rate ("256kbit", "10mbit")."""
+    if r.endswith("kbit"):
+        return float(r[:-4]) / 1000
     return float(r.replace("mbit", ""))
 
 
@@ -65,7 +70,8 @@ out.append("| rate | flows | qdisc | runs | idle | median | p90 | p99 | max | go
 out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 rates = sorted({k[0] for k in runs}, key=rate_key)
 flows = sorted({k[1] for k in runs})
-qorder = [q for q in ["ours", "intree", "fq_codel", "pfifo"] if any(k[2] == q for k in runs)]
+qorder = [q for q in ["ours", "intree", "fq_codel_ext", "fq_codel", "cake", "pfifo"]
+          if any(k[2] == q for k in runs)]
 for r in rates:
     for fl in flows:
         for q in qorder:
@@ -106,6 +112,25 @@ for r in rates:
                 ("ours/in-tree median RTT <= 1.0", ratio(mo, mi), ratio(mo, mi) <= 1.0),
             ]
 
+if any(k[2] == "fq_codel_ext" for k in runs):
+    out.append("\n### fq_codel_ext (ours) against the in-tree fq_codel and cake (medians)\n")
+    out.append("| rate | flows | ours/in-tree fq_codel median RTT | p99 | ours/cake median | p99 | goodput ours/in-tree |")
+    out.append("|---|---|---|---|---|---|---|")
+    for r in rates:
+        for fl in flows:
+            o, i, c = (r, fl, "fq_codel_ext"), (r, fl, "fq_codel"), (r, fl, "cake")
+            if o not in runs or i not in runs:
+                continue
+            def rt(a, b):
+                return "%.2f" % (a / b) if b else "-"
+            mo, mi = med(agg(o, "med")), med(agg(i, "med"))
+            po, pi = med(agg(o, "p99")), med(agg(i, "p99"))
+            mc = med(agg(c, "med")) if c in runs else 0
+            pc = med(agg(c, "p99")) if c in runs else 0
+            out.append("| %s | %d | %s | %s | %s | %s | %s |" % (
+                r, fl, rt(mo, mi), rt(po, pi), rt(mo, mc), rt(po, pc),
+                rt(med(agg(o, "goodput")), med(agg(i, "goodput")))))
+
 # --- per-packet cost ----------------------------------------------------
 pps = {}
 for line in read("pps.out"):
@@ -119,7 +144,8 @@ if pps:
     out.append("| configuration | runs | ns/packet (median) | spread | over noqueue | packets/s |")
     out.append("|---|---|---|---|---|---|")
     base = med(pps.get("noqueue", []))
-    for c in ["noqueue", "pfifo", "prio-pfifo", "prio-intree", "prio-ours"]:
+    for c in ["noqueue", "pfifo", "prio-pfifo", "prio-intree", "prio-ours", "prio-fq_codel",
+              "prio-fq_codel_ext"]:
         if c in pps:
             m = med(pps[c])
             out.append("| %s | %d | %.1f | %s | %+.1f | %.0f |" % (
@@ -129,6 +155,11 @@ if pps:
         out.append("\npps ratio ours/in-tree: %.3f; ours/pfifo (both under prio): %.3f" % (i / o, p / o))
         goals += [("pps ours/in-tree >= 1.0", i / o, i / o >= 1.0),
                   ("pps ours >= 0.95x pfifo", p / o, p / o >= 0.95)]
+    if "prio-fq_codel_ext" in pps and "prio-fq_codel" in pps:
+        o, i = med(pps["prio-fq_codel_ext"]), med(pps["prio-fq_codel"])
+        out.append("\nfq_codel_ext (ours) - in-tree fq_codel: %+.1f guest instructions per packet (ratio %.4f)"
+                   % (o - i, o / i))
+        goals += [("fq_codel_ext instructions per packet <= in-tree fq_codel's", o - i, o <= i)]
 
 # --- cost at scale: mq, two tx queues, two pktgen threads --------------
 mq = {}

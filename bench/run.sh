@@ -14,10 +14,10 @@ if [ "${QUICK:-0}" = 1 ]; then
 	SECS=${SECS:-10} REPS=${REPS:-2} RATES=${RATES:-10mbit} FLOWS=${FLOWS:-1}
 	PKTS=${PKTS:-50000} PREPS=${PREPS:-2} CGN=${CGN:-100000} MQPKTS=${MQPKTS:-50000} MQREPS=${MQREPS:-3}
 else
-	SECS=${SECS:-12} REPS=${REPS:-3} RATES=${RATES:-"1mbit 10mbit 100mbit"} FLOWS=${FLOWS:-"1 4"}
+	SECS=${SECS:-12} REPS=${REPS:-3} RATES=${RATES:-"256kbit 512kbit 1mbit 10mbit 100mbit"} FLOWS=${FLOWS:-"1 4"}
 	PKTS=${PKTS:-200000} PREPS=${PREPS:-3} CGN=${CGN:-200000} MQPKTS=${MQPKTS:-200000} MQREPS=${MQREPS:-5}
 fi
-QDISCS=${QDISCS:-"ours intree pfifo fq_codel"}
+QDISCS=${QDISCS:-"ours intree fq_codel_ext fq_codel cake pfifo"}
 SPLIT_RATES=${SPLIT_RATES:-"1mbit 10mbit"}
 [ "${QUICK:-0}" != 1 ] || SPLIT_RATES=${SPLIT_RATES_QUICK:-10mbit}
 # Stages to run (a subset for a focused report): latency pps mqpps callgrind split

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
 #
 # make check: host unit tests, the simulator cross-check, the differential
-# test against each kernel's own CoDel, host packaging tests (make install,
+# tests against each kernel's own CoDel and fq_codel, host packaging tests (make install,
 # DKMS, the Debian packages of make deb: installed and purged as root), then the
 # in-guest suite (one boot per kernel in CHECK_KERNELS, tdc included, and a
 # short second boot with the multiqueue NICs for the mq test; CHECK_NO_MQ=1
@@ -11,7 +11,9 @@
 # and how long the guest may take; CHECK_DEB_RELEASES, the Debian
 # releases whose fresh roots build and install the packages (make
 # check-all: bookworm trixie); DIFF_KERNELS, the kernels of the
-# differential test if not those.  Exit status non-zero on any failure, including
+# differential tests if not those; CHECK_SUBSET_KERNELS, kernels whose
+# guest boot runs only CHECK_SUBSET_TESTS (make check-all: the backports
+# kernels, docs/tests.md).  Exit status non-zero on any failure, including
 # a guest that panicked, hung or logged a kernel warning.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,8 +55,10 @@ if [ -z "$only" ]; then
 	suite unit make -s unit
 	suite sim tests/host/sim.sh
 	suite diff tests/host/diff.sh ${DIFF_KERNELS:-$kernels}
+	suite fqdiff tests/host/fqdiff.sh ${DIFF_KERNELS:-$kernels}
 	suite host tests/host/packaging.sh
 	suite tc-plugin tests/host/tc-plugin.sh
+	suite deploy tests/host/deploy.sh
 	suite deb tests/host/deb.sh
 	# make check-all: the packages built and installed in fresh roots
 	# of each Debian release (clean-root build, lintian, install,
@@ -66,16 +70,21 @@ fi
 for rel in $kernels; do
 	tdc=$(scripts/tdc-prepare.sh "$rel")
 	export KERNELRELEASE=$rel
+	tests=
+	case " ${CHECK_SUBSET_KERNELS:-} " in
+	*" $rel "*) tests=${CHECK_SUBSET_TESTS:?} ;;
+	esac
+	# shellcheck disable=SC2086
 	suite "guest-$rel" qemu/run --timeout "${GUEST_TIMEOUT:-1800}" \
 		--log "$log/guest-$rel" --add "$tdc=/payload/tdc" \
-		tests/guest/all.sh
+		tests/guest/all.sh $tests
 	# The multiqueue test in a boot of its own with the --mq NICs: short,
 	# and the NICs' tx timers then load no other test (the main suite
-	# skips it: no eth2 there).
-	[ -n "${CHECK_NO_MQ:-}" ] ||
+	# skips it: no eth2 there).  Not on a kernel that runs the subset.
+	[ -n "${CHECK_NO_MQ:-}" ] || [ -n "$tests" ] ||
 		suite "mq-$rel" qemu/run --mq --timeout 600 --log "$log/mq-$rel" \
 			tests/guest/all.sh mq_default_qdisc_codel_per_queue \
-			mqprio_default_qdisc_codel_per_queue
+			mqprio_default_qdisc_codel_per_queue deploy_multiqueue_recipe_runs_verbatim
 done
 echo "=== check finished in $(( $(date +%s) - start ))s on $kernels; logs in $log"
 echo "$passed passed, $failed failed, $skipped skipped"

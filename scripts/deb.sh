@@ -46,8 +46,10 @@ CHANGELOG
 (cd "$work" && DEB_BUILD_OPTIONS=noautodbgsym dpkg-buildpackage -us -uc) >"$out/build.log" 2>&1 ||
 	{ tail -n 30 "$out/build.log" >&2; exit 1; }
 # The plugin as packaged, for the guest tests (qemu/run adds it).
-dpkg-deb --fsys-tarfile "$out"/tc-codel_"$version"_amd64.deb |
-	tar -xO ./usr/lib/x86_64-linux-gnu/tc/q_codel.so >"$out/q_codel.so"
+for p in q_codel q_fq_codel_ext; do
+	dpkg-deb --fsys-tarfile "$out"/tc-codel_"$version"_amd64.deb |
+		tar -xO "./usr/lib/x86_64-linux-gnu/tc/$p.so" >"$out/$p.so"
+done
 echo "$version" >"$out/version"
 lintian --info --display-info --pedantic "$out"/*.changes >"$out/lintian.txt" 2>&1 || true
 ls "$out"/*.deb

@@ -13,10 +13,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 PACKAGES="make gcc libc6-dev build-essential linux-headers-amd64 sparse
 	busybox-static iproute2 iperf3 cpio kmod xz-utils
 	python3 perl ethtool gnuplot-nox zstd bison flex pkg-config libmnl-dev dkms
-	valgrind lintian git debootstrap python3-scapy $*"
+	valgrind lintian git debootstrap python3-scapy mandoc systemd $*"
 
 # apt_get COMMAND ARGS...: apt-get COMMAND ARGS (install, build-dep),
-# output to build/deps.log, its tail shown if it fails.
+# output to build/deps.log, its tail shown if it fails.  The downloaded
+# .debs are not kept: over a gigabyte in a fresh root, on a small disk.
 apt_get() {
 	if [ "$(id -u)" != 0 ]; then
 		echo "deps: must run as root to install packages" >&2
@@ -26,7 +27,8 @@ apt_get() {
 	log=$top/build/deps.log
 	if ! { [ -n "${updated:-}" ] || apt-get update -q; } >>"$log" 2>&1 ||
 		! DEBIAN_FRONTEND=noninteractive apt-get "$@" -y -q \
-			--no-install-recommends >>"$log" 2>&1; then
+			--no-install-recommends -o APT::Keep-Downloaded-Packages=false \
+			>>"$log" 2>&1; then
 		tail -n 20 "$log" >&2
 		echo "deps: apt-get failed (whole log: $log)" >&2
 		exit 1

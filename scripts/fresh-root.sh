@@ -31,7 +31,11 @@ done
 # shellcheck source=scripts/root-lib.sh
 . "$top/scripts/root-lib.sh"
 archive=$("$top/scripts/archive-uri.sh")
-cleanup() { root_release "$root"; }
+sampler=
+cleanup() {
+	[ -z "$sampler" ] || kill "$sampler" 2>/dev/null || true
+	root_release "$root"
+}
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
@@ -55,7 +59,25 @@ root_mount "$root"
 mount -t tmpfs tmpfs "$root/run"
 mount -t tmpfs tmpfs "$root/tmp"
 
+# The disk's lowest free space while COMMAND runs, sampled: CI's disk is
+# small, and a run that fills it should say how close it came.
+avail_kb() { df -k --output=avail "$root" | tail -n 1; }
+lowest=$top/build/fresh/lowest-avail
+avail_kb >"$lowest"
+start_kb=$(cat "$lowest")
+(
+	while sleep 10; do
+		a=$(avail_kb)
+		[ "$a" -ge "$(cat "$lowest")" ] || echo "$a" >"$lowest"
+	done
+) &
+sampler=$!
+
 echo "fresh-root: $cmd"
+rc=0
 chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 	HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" CI="${CI:-}" \
-	/bin/bash -c "cd /src && $cmd"
+	/bin/bash -c "cd /src && $cmd" || rc=$?
+echo "fresh-root: disk: $(( (start_kb - $(cat "$lowest")) / 1024 )) MB used at most" \
+	"($(( start_kb / 1024 )) MB free after debootstrap, sampled every 10 s)"
+exit "$rc"

@@ -16,6 +16,11 @@ if [ -e "$inst/Makefile" ]; then
 	echo "$inst"
 	exit 0
 fi
+# The debug kernel built here (scripts/debug-kernel.sh): its own tree.
+if [ "$(cat "$top/build/linux-debug/release" 2>/dev/null)" = "$rel" ]; then
+	echo "$top/build/linux-debug/src"
+	exit 0
+fi
 root=$top/build/headers/$rel
 kdir=$root/usr/src/linux-headers-$rel
 if [ -e "$root/.done" ]; then
@@ -40,6 +45,8 @@ for p in "linux-headers-$rel" $deps; do
 		deb=$(ls "$cache/${p}_"*.deb | tail -n 1)
 	fi
 	dpkg-deb -x "$deb" "$root"
+	# Read once; CI's disk is small.
+	rm -f "$deb"
 done
 # The packages name each other by absolute /usr/src paths (the top
 # Makefile's include, and from 7.3 its KBUILD_OUTPUT); the scripts/tools

@@ -5,7 +5,8 @@
 # directory holding the few paths the project reads from that kernel's
 # exact Debian source (linux-source-SERIES at the version of
 # linux-image-REL): scripts/ (checkpatch, the sparse check), tc-testing,
-# and the in-tree CoDel sources the differential test compiles.  Fetched through the private APT
+# and the in-tree CoDel and fq_codel sources the differential tests
+# compile.  Fetched through the private APT
 # configuration, extracted once; nothing of it is committed.
 # Without an argument, the default kernel (scripts/kernel-release.sh).
 set -eu
@@ -15,11 +16,11 @@ rel=${1:-$("$top/scripts/kernel-release.sh")}
 # that source.
 [ ! -e "$top/build/kernel/$rel/source-release" ] || rel=$(cat "$top/build/kernel/$rel/source-release")
 dest=$top/build/linux-src/$rel
-stamp=$dest/.extracted-v2
+stamp=$dest/.extracted-v3
 PATHS="scripts
 	tools/testing/selftests/tc-testing
 	include/net/codel.h include/net/codel_impl.h include/net/codel_qdisc.h
-	net/sched/sch_codel.c"
+	net/sched/sch_codel.c net/sched/sch_fq_codel.c"
 
 if [ -e "$stamp" ]; then
 	echo "$dest"
@@ -45,5 +46,7 @@ for p in $PATHS; do members="$members linux-source-$series/$p"; done
 # shellcheck disable=SC2086
 dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/src/linux-source-$series.tar.xz" |
 	tar -xJ -C "$dest" --strip-components=1 $members
+# The package is 140-170 MB and read once: CI's disk is small.
+rm -f "$deb"
 echo "linux-source-$series $ver" >"$stamp"
 echo "$dest"

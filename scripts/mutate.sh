@@ -2,20 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
 #
 # scripts/mutate.sh [MUTANT...]: mutation testing.  Each tests/mutants/
-# NAME.patch is a small bug in codel.h or sch_codel.c; its header says
-# which tests must catch it: "Tests: guest TEST..." runs those guest tests
-# under QEMU with the mutated module; "Tests: host unit|sim|diff..." runs
-# those host suites on a mutated copy of the tree (core mutants of
-# codel.h).  For each mutant: copy the sources to build/mutate/NAME, apply
+# NAME.patch is a small bug in codel.h, sch_codel.c or sch_fq_codel.c; its
+# header says which tests must catch it: "Tests: guest TEST..." runs those
+# guest tests under QEMU with the mutated modules; "Tests: host
+# unit|sim|diff|fqdiff..." runs those host suites on a mutated copy of the
+# tree (mutants of codel.h, and of sch_fq_codel.c for fqdiff).  For each mutant: copy the sources to build/mutate/NAME, apply
 # the patch exactly (patch -F0: a patch whose context moved fails), build,
 # run the tests.  A mutant is killed when a test fails (or the guest
 # crashes); it SURVIVED when they all pass.
 #
 # First the baseline: the unmodified module through the same tests, in the
 # same run; if it fails, no mutant is judged (a flake or a broken test
-# would count as a kill).  FULL=1 runs the whole guest suite (tdc
-# included) for every guest mutant and every host suite for every host
-# mutant, instead of the tests each header names.
+# would count as a kill).  FULL=1 judges every guest mutant by the whole
+# guest suite (tdc and the multiqueue boot included), its own tests first
+# and stopping at the first failure (a kill by any test is a kill by the
+# suite; a survivor runs everything), and every host mutant by every host
+# suite.
 #
 # Prints a table (also build/mutate/table.md) and exits 1 if the baseline
 # failed or any mutant survived or could not be applied or built.
@@ -74,19 +76,41 @@ table=$out/table.md
 } >"$table"
 survivors=0
 
-# tests_of PATCH: "KIND TEST..." the mutant runs (FULL: everything of KIND).
+# tests_of PATCH: "KIND TEST..." the mutant runs (FULL: every host suite
+# for a host mutant, its own first; a guest mutant's tests are then the
+# ones the whole suite runs first).
 tests_of() {
 	local kind tests
 	read -r kind tests <<<"$(sed -n 's/^Tests: //p' "$1")"
-	if [ "${FULL:-0}" = 1 ]; then
-		case $kind in
-		host) tests="unit sim diff" ;;
-		guest) tests= ;;
-		esac
+	if [ "${FULL:-0}" = 1 ] && [ "$kind" = host ]; then
+		# Its own suites first: the first failure ends the run.
+		for t in unit sim diff fqdiff; do
+			case " $tests " in *" $t "*) ;; *) tests="$tests $t" ;; esac
+		done
 	elif [ "$kind" = guest ]; then
 		tests=${MUTATE_GUEST_TESTS:-$tests}
 	fi
 	echo "$kind $tests"
+}
+
+# guest_run DIR REL NAME [ARG...]: the guest suite (all.sh ARG...) against
+# the module in DIR/src, logs in DIR/NAME; fails if a test failed or the
+# guest did not end well.
+guest_run() {
+	local dir=$1 rel=$2 name=$3
+	shift 3
+	CODEL_MODULE=$top/$dir/src/sch_codel.ko KERNELRELEASE=$rel \
+		qemu/run --timeout 1800 --log "$dir/$name" \
+		--add "$(scripts/tdc-prepare.sh "$rel")=/payload/tdc" \
+		"$@" >"$dir/$name.log" 2>&1
+}
+
+# first_failure LOG: the first failing test of a guest log, or why the
+# guest failed.
+first_failure() {
+	local first
+	first=$(sed -n 's/^not ok [0-9]* \(.*\) # .*/\1/p' "$1" | head -n 1)
+	echo "${first:-"guest failed: $(grep -m1 'qemu/run:' "$1" || echo see "$1")"}"
 }
 
 # run_tests DIR REL KIND TEST...: the tests against the module built in
@@ -102,6 +126,7 @@ run_tests() {
 			unit) cmd="make -s unit KERNELRELEASE=$rel KDIR=/nonexistent" ;;
 			sim) cmd="make -s sim KERNELRELEASE=$rel KDIR=/nonexistent && tests/host/sim.sh" ;;
 			diff) cmd="tests/host/diff.sh $KERNELS" ;;
+			fqdiff) cmd="tests/host/fqdiff.sh $KERNELS" ;;
 			*) echo "mutate: unknown host test $t" >&2; exit 2 ;;
 			esac
 			if ! (cd "$dir/tree" && sh -c "$cmd") >"$dir/test-$t.log" 2>&1; then
@@ -112,13 +137,19 @@ run_tests() {
 		done
 		;;
 	guest)
-		# No TEST: the whole suite (all.sh runs every test).
-		if ! CODEL_MODULE=$top/$dir/src/sch_codel.ko KERNELRELEASE=$rel \
-			qemu/run --timeout 1800 --log "$dir/run" \
-			--add "$(scripts/tdc-prepare.sh "$rel")=/payload/tdc" \
-			tests/guest/all.sh "$@" >"$dir/test.log" 2>&1; then
-			first=$(sed -n 's/^not ok [0-9]* \(.*\) # .*/\1/p' "$dir/test.log" | head -n 1)
-			echo "${first:-"guest failed: $(grep -m1 'qemu/run:' "$dir/test.log" || echo see "$dir/test.log")"}"
+		if [ "${FULL:-0}" = 1 ]; then
+			# The whole suite, the mutant's own tests first, up to
+			# the first failure; then the multiqueue tests in their
+			# own boot, as make check runs them.
+			if ! guest_run "$dir" "$rel" test tests/guest/all.sh \
+				STOP_AT_FAIL=1 ${1:+FIRST=$(echo "$@" | tr ' ' ,)}; then
+				first_failure "$dir/test.log"
+			elif ! guest_run "$dir" "$rel" mq --mq tests/guest/all.sh \
+				mq_default_qdisc_codel_per_queue mqprio_default_qdisc_codel_per_queue; then
+				first_failure "$dir/mq.log"
+			fi
+		elif ! guest_run "$dir" "$rel" test tests/guest/all.sh "$@"; then
+			first_failure "$dir/test.log"
 		fi
 		;;
 	*)
@@ -151,14 +182,15 @@ prepare() {
 }
 
 # The baseline: every test some mutant runs, per kernel and kind, in one
-# run each, against the unmodified module.  A guest test set that is empty
-# (FULL=1) is the whole suite.
+# run each, against the unmodified module.  FULL=1: the whole guest suite
+# (an empty test set).
 declare -A union=()
 for m in "${mutants[@]}"; do
 	patch=tests/mutants/$m.patch
 	[ -f "$patch" ] || { echo "mutate: no $patch" >&2; exit 2; }
 	mrel=$(mutant_release "$patch")
 	read -r kind tests <<<"$(tests_of "$patch")"
+	[ "${FULL:-0}:$kind" != 1:guest ] || tests=
 	for t in $tests; do
 		case " ${union[$mrel $kind]:-} " in
 		*" $t "*) ;;

@@ -4,7 +4,8 @@
 # scripts/tdc-prepare.sh [KERNELRELEASE]: build/tdc/REL, the kernel's
 # tc-testing (tdc) from that kernel's own Debian source, unmodified, plus
 # our cases from tests/tdc/ in tdc's JSON format, ready to be copied into
-# the guest (qemu/run --add build/tdc/REL=/payload/tdc).  Prints the path.
+# the guest (qemu/run --add build/tdc/REL=/payload/tdc), and the kernel's
+# fq_codel cases for fq_codel_ext.  Prints the path.
 #
 # Our cases are written for 6.1's tdc, where each case creates and deletes
 # its $DUMMY device.  From 6.12 on nsPlugin creates $DUMMY itself (through
@@ -38,4 +39,31 @@ if plugin_makes_dummy:
 json.dump(cases, open(dst, "w"), indent=4)
 PY
 done
+# fq_codel_ext runs the kernel's own fq_codel cases, the kind renamed in
+# every command and pattern (the word fq_codel, nothing else).
+python3 - "$dest/tc-tests/qdiscs/fq_codel.json" "$dest/tc-tests/qdiscs/fq_codel_ext.json" <<'PY'
+import json
+import re
+import sys
+
+def rename(v):
+    if isinstance(v, str):
+        return re.sub(r"\bfq_codel\b", "fq_codel_ext", v)
+    if isinstance(v, list):
+        return [rename(x) for x in v]
+    if isinstance(v, dict):
+        return {k: (v[k] if k == "id" else rename(v[k])) for k in v}
+    return v
+
+cases = [rename(c) for c in json.load(open(sys.argv[1]))]
+json.dump(cases, open(sys.argv[2], "w"), indent=4)
+PY
+# tdc runs every command in the environment its config names (none by
+# default): through its documented local config, stock tc gets the
+# directory the guest test puts the plugin in.
+cat >"$dest/tdc_config_local.py" <<'PY'
+# Written by scripts/tdc-prepare.sh: stock tc loads q_fq_codel_ext.so from
+# there (tests/guest/codel-tdc.sh copies it in).
+ENVIR = {"TC_LIB_DIR": "/tdc/tc-lib"}
+PY
 echo "$dest"

@@ -46,6 +46,7 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "utils.h"
 #include "tc_util.h"
@@ -66,6 +67,59 @@ static void explain(void)
 /* The out-of-tree module's default memory_limit: not printed when set. */
 #define CODEL_DEFAULT_MEMORY_LIMIT	(32U << 20)
 
+/* Linux's own sch_codel parses TCA_OPTIONS leniently: it would accept the
+ * TCA_CODEL_EXT nest and ignore it, and the user would believe a setting
+ * that is not in effect.  Tell whether the sch_codel in effect is the
+ * kernel's own: the loaded one (only the out-of-tree module has a version
+ * in sysfs), or else the one autoload would load, which modules.dep names
+ * (the out-of-tree module is installed under updates/).  Returns 1 and
+ * says why in @why if it is; 0 if it is the out-of-tree module or cannot
+ * be told (then the kernel decides).
+ */
+static int codel_intree_in_effect(char *why, size_t len)
+{
+	char path[300], line[4096];
+	struct utsname u;
+	int ret = 0;
+	FILE *f;
+
+	if (access("/sys/module/sch_codel", F_OK) == 0) {
+		if (access("/sys/module/sch_codel/version", F_OK) == 0)
+			return 0;
+		snprintf(why, len,
+			 "the loaded sch_codel is the kernel's own (no /sys/module/sch_codel/version)");
+		return 1;
+	}
+	if (uname(&u))
+		return 0;
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", u.release);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+		char *base;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		base = strrchr(line, '/');
+		base = base ? base + 1 : line;
+		if (strncmp(base, "sch_codel.ko", 12) ||
+		    (base[12] != '\0' && base[12] != '.'))
+			continue;
+		if (strncmp(line, "updates/", 8) && !strstr(line, "/updates/")) {
+			snprintf(why, len,
+				 "autoload would load the kernel's own /lib/modules/%s/%.200s",
+				 u.release, line);
+			ret = 1;
+		}
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
 static int codel_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			   struct nlmsghdr *n, const char *dev)
 {
@@ -80,6 +134,7 @@ static int codel_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	int split_gso = -1;
 	bool have_memory = false;
 	unsigned int memory = 0;
+	const char *ext_option = NULL;
 	struct rtattr *ext;
 	int ecn = -1;
 	struct rtattr *tail;
@@ -112,6 +167,7 @@ static int codel_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		} else if (strcmp(*argv, "ce_threshold_selector") == 0) {
 			char *sep;
 
+			ext_option = *argv;
 			NEXT_ARG();
 			sep = strchr(*argv, '/');
 			if (!sep) {
@@ -128,10 +184,13 @@ static int codel_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				return -1;
 			}
 		} else if (strcmp(*argv, "no_ce_threshold") == 0) {
+			ext_option = *argv;
 			no_ce_threshold = true;
 		} else if (strcmp(*argv, "no_ce_threshold_selector") == 0) {
+			ext_option = *argv;
 			no_selector = true;
 		} else if (strcmp(*argv, "memory_limit") == 0) {
+			ext_option = *argv;
 			NEXT_ARG();
 			/* 0 goes to the kernel, which refuses it with a reason */
 			if (get_size(&memory, *argv)) {
@@ -140,8 +199,10 @@ static int codel_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			}
 			have_memory = true;
 		} else if (strcmp(*argv, "split_gso") == 0) {
+			ext_option = *argv;
 			split_gso = 1;
 		} else if (strcmp(*argv, "no_split_gso") == 0) {
+			ext_option = *argv;
 			split_gso = 0;
 		} else if (strcmp(*argv, "ecn") == 0) {
 			ecn = 1;
@@ -184,6 +245,15 @@ static int codel_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	 */
 	if (ce_threshold_selector != 0xFF || no_selector || no_ce_threshold ||
 	    split_gso != -1 || have_memory) {
+		char why[400];
+
+		if (codel_intree_in_effect(why, sizeof(why))) {
+			fprintf(stderr,
+				"codel: %s needs the out-of-tree sch_codel, but %s, which would ignore it.\n"
+				"Install sch-codel-dkms and the headers of this kernel; see tc-codel(8), MODULE IN EFFECT.\n",
+				ext_option, why);
+			return -1;
+		}
 		ext = addattr_nest(n, 1024, TCA_CODEL_EXT | NLA_F_NESTED);
 		if (ce_threshold_selector != 0xFF) {
 			addattr8(n, 1024, TCA_CODEL_EXT_CE_THRESHOLD_MASK,

@@ -86,6 +86,12 @@ run_tests() {
 	echo "KTAP version 1"
 	# A name no test uses: POSIX sh has no locals, and tests set t=.
 	for run_tests_test in $ALL_TESTS; do
+		# STOP_AT_FAIL: a run that only asks whether anything fails
+		# (make mutate FULL=1) ends at the first failure.
+		if [ -n "${STOP_AT_FAIL:-}" ] && [ "$TESTS_FAILED" -gt 0 ]; then
+			diag "stopped at the first failure (STOP_AT_FAIL)"
+			break
+		fi
 		run_tests_t0=$(uptime_ds)
 		$run_tests_test
 		run_tests_t0=$(($(uptime_ds) - run_tests_t0))

@@ -9,7 +9,9 @@
 #                     and the packages built and installed in fresh roots
 #   make check-fresh  CI's run (.ci/run): make demo, style and check-all in
 #                     a Debian 12 root made from nothing (debootstrap)
-#   make check-debug  the guest suite on a KASAN/KMEMLEAK/LOCKDEP/UBSAN kernel
+#   make check-debug  the guest suite on a KASAN/KMEMLEAK/LOCKDEP/UBSAN kernel,
+#                     then the module's coverage (GCOV) from that run
+#   make check-sanitizers  CI's subset of it (SANITIZER_TESTS)
 #   make demo         pfifo vs codel at 10 Mbit/s, in QEMU
 #   make mutate       tests/mutants/*.patch, each of which must fail a test
 #                     (FULL=1: the whole suite for each)
@@ -35,7 +37,7 @@ FUZZ_LIB := tests/fuzz/nl.c tests/fuzz/nl.h tests/fuzz/frame.c tests/fuzz/frame.
 SOAK_MINUTES ?= 10
 
 .PHONY: sim unit guest guest-tools fuzz tc shell demo check check-all check-fresh \
-	check-debug mutate soak
+	check-debug check-sanitizers mutate soak
 
 sim: $(SIM)
 
@@ -102,24 +104,69 @@ check: deps
 	@$(MAKE) --no-print-directory all guest guest-tools tc deb
 	CHECK_KERNELS=$(KERNELRELEASE) scripts/check.sh
 
+# The backports kernels' guest boots run a subset, to keep CI within its
+# budget (docs/tests.md): tdc (parity; the differential tests run on every
+# kernel anyway), the regressions under parents, the fuzzers.
+BACKPORTS_TESTS := module_autoload_is_ours fq_codel_ext_autoloads_ours tdc_codel \
+	drop_to_empty_in_dequeue_under_htb drop_to_empty_in_peek_under_drr \
+	drop_to_empty_in_peek_under_qfq drop_to_empty_in_peek_under_hfsc \
+	drop_to_empty_in_peek_under_tbf fq_drop_to_empty_in_dequeue_under_htb \
+	fq_drop_to_empty_in_peek_under_drr fq_drop_to_empty_in_peek_under_qfq \
+	fq_drop_to_empty_in_peek_under_hfsc fq_drop_to_empty_in_peek_under_tbf \
+	limit_trim_with_peeked_packet_under_tbf peeked_packet_served_under_multiq \
+	accounting_root accounting_htb accounting_tbf accounting_prio \
+	accounting_netem accounting_hfsc accounting_cbs accounting_drr \
+	accounting_qfq accounting_ets mtu_guard_capped_on_huge_mtu \
+	fuzz_netlink fuzz_under_parents fuzz_unprivileged_userns
+
 check-all: deps
 	@$(MAKE) --no-print-directory all guest-tools tc deb
 	@for r in $(KERNELS); do \
 		$(MAKE) --no-print-directory guest KERNELRELEASE=$$r || exit 1; \
 	done
-	CHECK_KERNELS="$(KERNELS)" CHECK_DEB_RELEASES="bookworm trixie" scripts/check.sh
+	CHECK_KERNELS="$(KERNELS)" CHECK_DEB_RELEASES="bookworm trixie" \
+		CHECK_SUBSET_KERNELS="$(foreach s,6.12 trixie-backports,$(shell scripts/kernel-release.sh $(s)))" \
+		CHECK_SUBSET_TESTS="$(BACKPORTS_TESTS)" scripts/check.sh
 
 # The committed HEAD, cloned into the fresh root.
 check-fresh:
-	scripts/fresh-root.sh bookworm 'make demo && make style && make check-all'
+	scripts/fresh-root.sh bookworm \
+		'make demo && make style && make check-sanitizers && make check-all'
 
 # Debian's linux-source-6.1 built with the sanitizers (build/linux-debug).
 check-debug: deps
 	@rel=$$(scripts/debug-kernel.sh) && \
-	$(MAKE) --no-print-directory all guest guest-tools tc KERNELRELEASE=$$rel \
+	$(MAKE) --no-print-directory all guest guest-tools tc deb KERNELRELEASE=$$rel \
 		KDIR=$(CURDIR)/build/linux-debug/src && \
 	KERNELRELEASE=$$rel CHECK_ONLY=guest CHECK_NO_MQ=1 CHECK_LOG=build/check-debug \
-		GUEST_TIMEOUT=7200 scripts/check.sh
+		GUEST_TIMEOUT=7200 scripts/check.sh && \
+	scripts/coverage.sh $$rel build/check-debug/guest-$$rel/output.log | \
+		tee build/check-debug/coverage.txt
+
+# The sanitizer subset .ci/run runs: on the debug kernel, the tests that
+# touch parents, peeks, trims, memory accounting, fuzzing and lifecycle,
+# of both qdiscs (fq_codel_ext's through the plugin of make deb), the
+# longest cut to fit CI's budget, kmemleak last.
+SANITIZER_TESTS := fuzz_netlink fuzz_under_parents fuzz_unprivileged_userns \
+	lifecycle_load_use_unload drop_to_empty_in_dequeue_under_htb \
+	drop_to_empty_in_peek_under_drr drop_to_empty_in_peek_under_qfq \
+	drop_to_empty_in_peek_under_hfsc drop_to_empty_in_peek_under_tbf \
+	limit_trim_with_peeked_packet_under_tbf peeked_packet_served_under_multiq \
+	memory_limit_bounds_gso_queue memory_limit_exact_fit_queued \
+	reset_empties_queue_and_memory split_gso_segments_and_keeps_accounting \
+	split_gso_all_segments_over_limit \
+	accounting_tbf fq_drop_to_empty_in_dequeue_under_htb \
+	fq_drop_to_empty_in_peek_under_qfq fq_lifecycle_load_use_unload \
+	fq_codel_ext_split_gso_keeps_accounting kmemleak_clean
+SANITIZER_ARGS := FUZZ_OPS=5000 USERNS_OPS=2000 LIFECYCLE_CYCLES=100 \
+	FQ_LIFECYCLE_CYCLES=40
+
+check-sanitizers: deps
+	@rel=$$(scripts/debug-kernel.sh) && \
+	$(MAKE) --no-print-directory all guest guest-tools tc deb KERNELRELEASE=$$rel \
+		KDIR=$(CURDIR)/build/linux-debug/src && \
+	KERNELRELEASE=$$rel qemu/run --timeout 2400 --log build/check-sanitizers \
+		tests/guest/all.sh $(SANITIZER_ARGS) $(SANITIZER_TESTS)
 
 mutate: deps
 	@$(MAKE) --no-print-directory all guest guest-tools tc

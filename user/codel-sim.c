@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
 /*
  * codel-sim: replay a packet trace through codel.h, the same code the
- * module runs.  See README.md, "Trace simulator", for the format.
+ * module runs.  See docs/algorithm.md, "Trace simulator", for the format.
  *
  *   stdin:  T enq LEN [notect|ect0|ect1|ce]     T deq       (T in ns)
  *   stdout: T enq ID queued|overlimit

@@ -29,6 +29,9 @@ leaf_args() {
 	pfifo) echo "pfifo limit 1000" ;;
 	intree|ours) echo "codel" ;;
 	fq_codel) echo "fq_codel" ;;
+	fq_codel_ext) echo "fq_codel_ext" ;;
+	# As a leaf, cake does not shape (the HTB class does).
+	cake) echo "cake unlimited" ;;
 	esac
 }
 

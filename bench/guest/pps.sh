@@ -16,7 +16,7 @@
 . /payload/tests/lib.sh
 
 count=$1 reps=$2
-CONFIGS="noqueue pfifo prio-pfifo prio-intree prio-ours"
+CONFIGS=${PPS_CONFIGS:-"noqueue pfifo prio-pfifo prio-intree prio-ours prio-fq_codel prio-fq_codel_ext"}
 modprobe pktgen || { echo "ERROR pktgen"; exit 1; }
 PG=/proc/net/pktgen
 
@@ -34,6 +34,8 @@ setup() {
 	prio-pfifo) tc qdisc add dev d0 parent 1:2 handle 10: pfifo limit 1000 ;;
 	prio-intree) insmod "$INTREE_PATH" && tc qdisc add dev d0 parent 1:2 handle 10: codel ;;
 	prio-ours) insmod "$MODULE_PATH" && tc qdisc add dev d0 parent 1:2 handle 10: codel ;;
+	prio-fq_codel) tc qdisc add dev d0 parent 1:2 handle 10: fq_codel ;;
+	prio-fq_codel_ext) tc qdisc add dev d0 parent 1:2 handle 10: fq_codel_ext ;;
 	esac
 }
 

@@ -571,7 +571,7 @@ static const struct parent_tree parent_trees[] = {
 	 * down, never its child (.reset is qdisc_reset_queue in Debian's
 	 * 6.1.192 and 6.12.95): the child keeps its packets, and CBS's qlen
 	 * goes negative as they leave.  Any child, pfifo too: a kernel bug,
-	 * not ours (README, "Under every parent"), so no down/up under CBS.
+	 * not ours (docs/reliability.md, "Under every parent"), so no down/up under CBS.
 	 * A dummy reports no speed, so CBS assumes a 10 Mbit/s port, and
 	 * sendslope is idleslope minus that: then a frame costs credit in
 	 * proportion to its length.  (A sendslope for a faster port drives

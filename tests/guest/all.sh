@@ -3,7 +3,7 @@
 # The in-guest suite: every tests/guest/codel-*.sh file, one boot.
 # Run it with: qemu/run tests/guest/all.sh [VAR=VALUE...] [TEST...]
 # (naming tests runs only those; VAR=VALUE sets e.g. FUZZ_OPS, FUZZ_SEED,
-# LIFECYCLE_CYCLES for the tests that read them).
+# LIFECYCLE_CYCLES for the tests that read them, FIRST and STOP_AT_FAIL).
 
 . /payload/tests/lib.sh
 ALL_TESTS=
@@ -18,6 +18,15 @@ for arg in "$@"; do
 	esac
 done
 [ -z "$only" ] || ALL_TESTS=$only
+# FIRST=A,B,...: the whole suite, these tests first (make mutate FULL=1
+# runs a mutant's own tests before the rest).
+if [ -n "${FIRST:-}" ]; then
+	rest=
+	for t in $ALL_TESTS; do
+		case ",$FIRST," in *",$t,"*) ;; *) rest="$rest $t" ;; esac
+	done
+	ALL_TESTS="$(echo "$FIRST" | tr , ' ') $rest"
+fi
 # Last, after everything else has run: no leak reported (debug kernels).
 [ -n "$only" ] || ALL_TESTS="$ALL_TESTS kmemleak_clean"
 kmemleak_baseline
@@ -42,3 +51,6 @@ done
 echo 0 >/sys/kernel/tracing/options/record-cmd 2>/dev/null
 isolation_state >/tmp/isolation.start
 run_tests
+status=$?
+gcov_export
+exit $status

@@ -18,6 +18,7 @@ ALL_TESTS="$ALL_TESTS
 	xstats_stock_tc
 	reset_empties_queue_and_memory
 	reset_clears_codel_state
+	change_refreshes_mtu_guard
 "
 
 module_insmod() {
@@ -229,21 +230,36 @@ reset_empties_queue_and_memory() {
 	log_test "$name"
 }
 
+# eager_codel_on_d0 MTU: d0 at MTU under a TBF at 1 Mbit/s (64 kbit/s on
+# the debug kernel, whose sender is slower than 1 Mbit/s of 64-byte
+# frames), codel 10: below it dropping whenever more than the MTU guard
+# stands (target 1us, interval 2us).
+eager_codel_on_d0() {
+	local rate=1mbit
+	debug_kernel && rate=64kbit
+	dummy_up &&
+		ip link set d0 mtu "$1" &&
+		tc qdisc add dev d0 root handle 1: tbf rate $rate burst 128 limit 100000 &&
+		tc qdisc add dev d0 parent 1:1 handle 10: codel target 1us interval 2us
+}
+
+# frames_through_d0 N: N 64-byte frames into d0, then until codel is empty.
+frames_through_d0() {
+	"$SEND" "$1" d0 >/dev/null
+	busywait 10000 queue_empty d0 10:
+}
+
 # A reset also starts CoDel's state machine over: the count and the
 # dropping state of the episode it cut short must not carry into the
 # next.  An aggressive codel (target 1us, interval 2us) on a dummy at MTU
 # 576 (so 64-byte frames soon stand above the MTU guard) drops while a
-# 1 Mbit/s TBF drains 200 frames.
+# TBF drains 200 frames.
 reset_clears_codel_state() {
 	name="reset: a device down clears CoDel's count and dropping state"
 	[ -x "$TC_PATCHED" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
-	dummy_up
-	ip link set d0 mtu 576
-	tc qdisc add dev d0 root handle 1: tbf rate 1mbit burst 128 limit 100000 &&
-		tc qdisc add dev d0 parent 1:1 handle 10: codel target 1us interval 2us
+	eager_codel_on_d0 576
 	check_err $? "tbf + codel on d0"
-	"$SEND" 200 d0 >/dev/null
-	busywait 3000 queue_empty d0 10:
+	frames_through_d0 200
 	set -- $(xjson d0 10: count lastcount drops)
 	diag "before the reset: count $1 lastcount $2 drops $3"
 	check_cmp "$1" -gt 0 "precondition: CoDel dropped (count)"
@@ -252,3 +268,25 @@ reset_clears_codel_state() {
 	log_test "$name"
 }
 
+# CoDel's MTU guard (no drop while at most an MTU stands) follows the
+# device: a change re-reads it.  Created at MTU 9000 (a 9014-byte guard),
+# a queue of 100 64-byte frames (6400 bytes) under the TBF stands
+# below it and nothing drops, however aggressive codel is; after MTU 576
+# and a change, the same queue stands above the 590-byte guard and CoDel
+# drops.  A guard kept from creation would still let it stand.
+change_refreshes_mtu_guard() {
+	name="change: CoDel's MTU guard re-read from the device"
+	eager_codel_on_d0 9000
+	check_err $? "tbf + codel on d0 at MTU 9000"
+	frames_through_d0 100
+	set -- $(stats_of qdisc d0 10: | "$TCJ" get packets drops maxpacket)
+	check_eq "$*" "100 0 64" "precondition: 100 frames through, none dropped under a 9014-byte guard"
+	ip link set d0 mtu 576 &&
+		tc qdisc change dev d0 parent 1:1 handle 10: codel target 1us interval 2us
+	check_err $? "MTU 576, then a change"
+	frames_through_d0 100
+	set -- $(stats_of qdisc d0 10: | "$TCJ" get drops)
+	diag "after the change: $1 of 100 frames dropped"
+	check_cmp "$1" -gt 0 "CoDel dropped above the 590-byte guard"
+	log_test "$name"
+}

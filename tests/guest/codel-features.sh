@@ -9,13 +9,17 @@ ALL_TESTS="$ALL_TESTS
 	tracepoints_match_counters
 	xstats_stock_tc_distinct_values
 	split_gso_segments_and_keeps_accounting
+	split_gso_all_segments_over_limit
 	ce_threshold_selector_marks_ect1_only
 	extended_options_bad_input
 	ce_threshold_and_selector_switch_off
 	drop_reasons_traced
 	dropping_exit_on_empty_queue_traced
 	intree_fails_extension_tests
+	extension_refused_on_intree_codel
 	memory_limit_bounds_gso_queue
+	memory_limit_exact_fit_queued
+	xstats_while_dropping_match_trace
 "
 
 # udp_burst RATE SECONDS [iperf3 args...]: UDP from near, then wait until
@@ -104,6 +108,10 @@ tracepoints_match_counters() {
 	check_cmp "$1" -gt 0 "no drops to trace"
 	check_eq "$(trace_count codel_drop)" "$(( $1 - $2 ))" "codel_drop events vs CoDel drops"
 	check_eq "$(trace_count codel_dropping_enter)" "$3" "codel_dropping_enter vs dropping_entries"
+	# Each entry drops one packet, the loop the rest: so loop_drops has a
+	# witness too, and differs from dropping_entries (a swap would show).
+	check_cmp "$4" -gt "$3" "precondition: more loop drops than entries on a standing queue"
+	check_eq "$4" "$(( $(trace_count codel_drop) - $3 ))" "loop_drops vs codel_drop events less one per entry"
 	check_cmp "$(trace_count codel_dropping_exit)" -ge $(( $3 - 1 )) "codel_dropping_exit events"
 	line=$(grep -m1 ' codel_drop: ' $T/trace)
 	diag "$line"
@@ -177,29 +185,51 @@ xstats_stock_tc_distinct_values() {
 split_gso_segments_and_keeps_accounting() {
 	name="split_gso: GSO packets segmented at enqueue, parents' accounting exact"
 	[ -x "$TC_PATCHED" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	split_gso_accounting "$name" "$TC_PATCHED" codel
+}
+
+# split_gso_accounting NAME TC KIND: TCP with TSO through a 10 Mbit/s HTB
+# class whose leaf, KIND, TC configures: without split_gso GSO trains
+# reach the leaf whole, with it only MTU-sized segments; HTB's counters
+# stay its child's.  fq_codel_ext's test runs it too.
+# sent_dropped_since_base BLOCK: sent_dropped_of BLOCK less its value in
+# /tmp/split_gso.base, the dump taken once the tree stood.  A packet that
+# left through class 1:10's first leaf (HTB's default pfifo, before the
+# leaf under test was grafted) counts in HTB's Sent only: on the debug
+# kernel, where each tc takes a second, one did.
+sent_dropped_since_base() {
+	local now base
+	now=$(sent_dropped_of "$1")
+	base=$(sent_dropped_of "$(block_of qdisc "$(field "$1" handle)" /tmp/split_gso.base)")
+	echo "$(( ${now% *} - ${base% *} )) $(( ${now#* } - ${base#* } ))"
+}
+
+split_gso_accounting() {
+	local name=$1 tc=$2 kind=$3 mode s
 	topo_router_up
 	# TSO/GSO back on for the sender: 64 KB trains reach eth0's qdisc.
 	ip netns exec near ethtool -K veth1 tso on gso on >/dev/null 2>&1
 	iperf_server_up
 	for mode in no_split_gso split_gso; do
-		$TC_PATCHED qdisc add dev eth0 root handle 1: htb default 10 &&
-			$TC_PATCHED class add dev eth0 parent 1: classid 1:10 htb rate 10mbit quantum 1514 &&
-			$TC_PATCHED qdisc add dev eth0 parent 1:10 handle 10: codel $mode
+		$tc qdisc add dev eth0 root handle 1: htb default 10 &&
+			$tc class add dev eth0 parent 1: classid 1:10 htb rate 10mbit quantum 1514 &&
+			$tc qdisc add dev eth0 parent 1:10 handle 10: "$kind" $mode
 		check_err $? "setup $mode"
+		dump eth0 >/tmp/split_gso.base
 		ip netns exec near iperf3 -c "$FAR" -t 3 >/dev/null 2>&1 &
 		sleep 1.5
 		# Mid-flow, HTB's qlen/backlog must equal its child's.
 		agreeing_dump eth0 1: 10: backlog_of ||
-			{ check_err 1 "$mode: HTB backlog vs codel's in no mid-flow dump"; diag "dumps:$DUMPS"; }
+			{ check_err 1 "$mode: HTB backlog vs $kind's in no mid-flow dump"; diag "dumps:$DUMPS"; }
 		wait
 		wait_settled
 		# After the flow, Sent/dropped of both levels, again in one
 		# dump: a late packet (FIN, ACK) can leave between two readings.
-		agreeing_dump eth0 1: 10: sent_dropped_of
-		check_err $? "$mode: HTB Sent/dropped vs codel's in no dump"
+		agreeing_dump eth0 1: 10: sent_dropped_since_base
+		check_err $? "$mode: HTB Sent/dropped vs $kind's in no dump"
 		s=$(block_of qdisc 10: /tmp/agreeing_dump)
-		diag "$mode: maxpacket $(field "$s" maxpacket), htb vs codel Sent dropped:$DUMPS"
-		check_cmp "$(sent_pkts "$s")" -gt 1000 "$mode: codel Sent packets"
+		diag "$mode: maxpacket $(field "$s" maxpacket), htb vs $kind Sent dropped:$DUMPS"
+		check_cmp "$(sent_pkts "$s")" -gt 1000 "$mode: $kind Sent packets"
 		if [ $mode = split_gso ]; then
 			check_cmp "$(field "$s" maxpacket)" -le 1514 "split_gso: MTU-sized packets only"
 		else
@@ -415,7 +445,7 @@ intree_fails_extension_tests() {
 	# Each must fail, and first for the reason that is our extension's:
 	# the in-tree module has no histogram and no selector.
 	for case in "histogram_counts_every_delivered_packet|histogram total vs Sent packets" \
-		"ce_threshold_selector_marks_ect1_only|show with a selector"; do
+		"ce_threshold_selector_marks_ect1_only|setup"; do
 		t=${case%%|*}
 		out=$(TESTS_RUN=0; $t; cleanup_all)
 		first=$(echo "$out" | grep -m 1 '^# FAIL: ' | sed 's/^# FAIL: //')
@@ -428,6 +458,72 @@ intree_fails_extension_tests() {
 	for d in $(ls /sys/class/net); do tc qdisc del dev "$d" root 2>/dev/null; done
 	rmmod sch_codel
 	check_err $? "in-tree sch_codel unloaded"
+	log_test "$name"
+}
+
+# ext_refused OPTION WHY TC...: "TC qdisc add dev d0 root codel target
+# 10ms OPTION" fails with tc's message naming OPTION and WHY, and d0 keeps
+# its noqueue.
+ext_refused() {
+	local opt=$1 why=$2 out
+	shift 2
+	out=$("$@" qdisc add dev d0 root codel target 10ms $opt 2>&1)
+	check_fail $? "$*: codel $opt accepted"
+	check_eq "$(echo "$out" | head -n 1)" \
+		"codel: ${opt%% *} needs the out-of-tree sch_codel, but $why, which would ignore it." \
+		"$*: codel $opt: the message"
+	check_eq "$(tc qdisc show dev d0 | cut -d' ' -f2)" noqueue "$*: codel $opt: d0's root"
+}
+
+# Debian's in-tree codel parses leniently and would accept and ignore our
+# options: tc (patched, and stock with the plugin) refuses them when the
+# codel in effect is that one, loaded or the one autoload would load
+# (modules.dep naming it, as when DKMS built nothing for this kernel).
+# Controls: mainline's options still reach the in-tree module; with ours
+# every option is taken.
+extension_refused_on_intree_codel() {
+	local name="tc refuses our options, saying why, when the in-tree codel is in effect"
+	local dep=/lib/modules/$KERNELRELEASE/modules.dep o opt t
+	local loaded="the loaded sch_codel is the kernel's own (no /sys/module/sch_codel/version)"
+	# Options with their values, a comma for the space.
+	local opts="split_gso memory_limit,1000000 ce_threshold_selector,0x1/0x3 no_ce_threshold"
+	[ -x "$TC_PATCHED" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	[ -f "$TC_PLUGIN_DIR/q_codel.so" ] || { log_skip "$name" "tc plugin not built (make deb)"; return; }
+	dummy_up
+	intree_codel_up
+	for o in $opts; do
+		opt=$(echo "$o" | tr , ' ')
+		ext_refused "$opt" "$loaded" "$TC_PATCHED"
+		ext_refused "$opt" "$loaded" tc_plugin
+	done
+	$TC_PATCHED qdisc add dev d0 root codel target 10ms
+	check_err $? "mainline's options refused on the in-tree module"
+	tc qdisc del dev d0 root
+	rmmod sch_codel
+	check_err $? "in-tree sch_codel unloaded"
+
+	cp "$dep" /tmp/modules.dep.ours
+	sed -i 's#^updates/sch_codel\.ko:#kernel/net/sched/sch_codel.ko:#' "$dep"
+	grep -q '^kernel/net/sched/sch_codel\.ko:' "$dep"
+	check_err $? "precondition: modules.dep names the in-tree module"
+	ext_refused split_gso \
+		"autoload would load the kernel's own /lib/modules/$KERNELRELEASE/kernel/net/sched/sch_codel.ko" \
+		tc_plugin
+	[ ! -e /sys/module/sch_codel ]
+	check_err $? "a module was loaded though tc refused"
+	cp /tmp/modules.dep.ours "$dep"
+	rm -f /tmp/modules.dep.ours
+
+	for o in $opts; do
+		opt=$(echo "$o" | tr , ' ')
+		for t in "$TC_PATCHED" tc_plugin; do
+			$t qdisc add dev d0 root codel target 10ms $opt
+			check_err $? "$t: codel $opt refused on our module"
+			tc qdisc del dev d0 root
+		done
+	done
+	codel_is_ours
+	check_err $? "ours autoloaded for the controls"
 	log_test "$name"
 }
 
@@ -491,5 +587,133 @@ memory_limit_bounds_gso_queue() {
 	set -- $(xjson eth0 10: qlen memory_used)
 	check_eq "$1 $2" "0 0" "qlen and memory_used after the drain"
 	check_eq "$(backlog_of "$(stats_of qdisc eth0 1:)")" "0 0" "TBF backlog after the drain"
+	log_test "$name"
+}
+
+# memory_limit is the most memory_used may reach: a packet whose truesize
+# fills it exactly is queued, the next is not.  64-byte frames (each of the
+# same truesize) under a TBF at 8 bit/s whose 1 KB bucket lets a few out;
+# the rest wait, the first of them peeked (out of memory_used), so the
+# first dump gives one frame's truesize.  The limit is then set to what is
+# in memory plus exactly one frame.
+memory_limit_exact_fit_queued() {
+	name="memory_limit: a packet that fills memory_limit exactly is queued, the next one is dropped"
+	[ -x "$TC_PATCHED" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	lsmod | grep -q '^sch_codel ' || modprobe sch_codel
+	dummy_up
+	tc qdisc add dev d0 root handle 1: tbf rate 8bit burst 1kb limit 100kb &&
+		$TC_PATCHED qdisc add dev d0 parent 1:1 handle 10: codel
+	check_err $? "tbf 8bit + codel"
+	"$SEND" 40 d0
+	check_err $? "precondition: 40 frames into codel"
+	set -- $(xjson d0 10: qlen memory_used drops)
+	local q=$1 used=$2 one
+	check_cmp "$q" -ge 3 "precondition: TBF holds frames in codel"
+	check_eq "$3" 0 "precondition: no drop yet"
+	one=$((used / (q > 1 ? q - 1 : 1)))
+	diag "held $q frames (one peeked), memory_used $used: $one B each"
+	check_eq "$((one * (q - 1)))" "$used" "precondition: every frame in memory of one truesize"
+	$TC_PATCHED qdisc change dev d0 parent 1:1 handle 10: codel memory_limit $((used + one))
+	check_err $? "memory_limit $((used + one))"
+	"$SEND" 1 d0
+	check_err $? "the frame that fills memory_limit exactly was refused"
+	check_eq "$(xjson d0 10: qlen memory_used drop_overmemory)" "$((q + 1)) $((used + one)) 0" \
+		"exact fit: qlen, memory_used, drop_overmemory"
+	"$SEND" 1 d0
+	check_fail $? "a frame past memory_limit was accepted"
+	check_eq "$(xjson d0 10: qlen memory_used drop_overmemory drops)" "$((q + 1)) $((used + one)) 1 1" \
+		"one frame past the limit: qlen, memory_used, drop_overmemory, drops"
+	log_test "$name"
+}
+
+# xstats while CoDel is dropping, against CoDel's own trace.  64-byte
+# frames under a TBF at 512 bit/s (128 on the debug kernel, where a dump
+# takes about a second): once a second CoDel serves a frame,
+# first dropping what is due; then its queue stands for a second with the
+# next drop due within interval/sqrt(count) (interval 500 ms: the drops
+# per serve grow slowly, so the dropping state lasts), after which
+# drop_next (relative to now) is negative.  ldelay is the sojourn of the
+# frame served last; codel_drop's event copies ldelay (sojourn_us) for the
+# frame dropped just before it, enqueued one send apart, so the two agree
+# within 5 ms, while a value in CoDel's own units (1.024 us) would read
+# 2.3% short: 23 ms and more at the seconds these frames wait.  A dump
+# counts only if no drop was traced while it ran (no serve in between).
+xstats_while_dropping_match_trace() {
+	name="xstats: while dropping, ldelay in us as traced, a due drop_next negative"
+	lsmod | grep -q '^sch_codel ' || modprobe sch_codel
+	local T=/sys/kernel/tracing n=0 tries=0 neg=0 before after ev gap=1
+	debug_kernel && gap=4
+	dummy_up
+	tc qdisc add dev d0 root handle 1: tbf rate $((512 / gap))bit burst 64 limit 100kb &&
+		tc qdisc add dev d0 parent 1:1 handle 10: codel interval 500ms
+	check_err $? "tbf $((512 / gap))bit + codel interval 500ms"
+	echo 0 >$T/tracing_on
+	echo >$T/trace
+	echo 1 >$T/events/codel/codel_drop/enable
+	echo 1 >$T/tracing_on
+	"$SEND" 300 d0
+	check_err $? "precondition: 300 frames into codel"
+	busywait $((10000 * gap)) drops_reach d0 10: 1
+	check_err $? "precondition: CoDel dropped within $((10 * gap)) s"
+	while [ "$n" -lt 4 ] && [ "$tries" -lt 30 ]; do
+		tries=$((tries + 1))
+		sleep 0.3
+		before=$(grep -c 'codel_drop:' $T/trace)
+		set -- $(stats_of qdisc d0 10: | "$TCJ" get dropping drop_next ldelay qlen)
+		ev=$(grep 'codel_drop:' $T/trace | tail -n 1)
+		after=$(grep -c 'codel_drop:' $T/trace)
+		[ "$before" = "$after" ] || continue
+		[ "$1" = true ] || continue
+		n=$((n + 1))
+		ev=${ev##*sojourn_us=}
+		ev=${ev%% *}
+		diag "dropping, qlen $4: ldelay $3 us (traced $ev us), drop_next $2 us"
+		check_cmp "$3" -ge 1000000 "precondition: frames waited over a second"
+		check_cmp "$(($3 - ev))" -le 5000 "ldelay over the traced sojourn"
+		check_cmp "$((ev - $3))" -le 5000 "ldelay under the traced sojourn"
+		check_cmp "$2" -le 500000 "drop_next beyond an interval"
+		check_cmp "$2" -gt $((-1000000 * gap - 100000)) "drop_next overdue by more than a TBF gap"
+		[ "$2" -lt 0 ] && neg=$((neg + 1))
+	done
+	echo 0 >$T/events/codel/codel_drop/enable
+	echo >$T/trace
+	check_cmp "$n" -ge 2 "precondition: two dumps while dropping"
+	check_cmp "$neg" -ge 1 "no dump showed a due drop_next (negative)"
+	log_test "$name"
+}
+
+# split_gso with codel at its limit: every segment of an arriving GSO
+# packet is dropped over the limit and the packet is refused whole
+# (NET_XMIT_DROP: the parent counts one drop, codel one per segment;
+# nothing queued at either level, the GSO skb freed).  First TBF at
+# 8 bit/s spends its 64 KB bucket on five whole GSO packets and holds the
+# sixth peeked (as in memory_limit_bounds_gso_queue); then codel limit 4
+# split_gso takes three segments of the next packet, and nothing more.
+split_gso_all_segments_over_limit() {
+	name="split_gso: a GSO packet whose every segment is over the limit is refused whole"
+	[ -x "$TC_PATCHED" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	require_cmd /usr/local/bin/gso-burst "$name" || return
+	lsmod | grep -q '^sch_codel ' || modprobe sch_codel
+	local over0 tdrops0
+	gso_sender_up
+	tc qdisc add dev eth0 root handle 1: tbf rate 8bit burst 64kb limit 10mb &&
+		$TC_PATCHED qdisc add dev eth0 parent 1:1 handle 10: codel
+	check_err $? "tbf + codel"
+	check_eq "$(gso_burst 6 8 1400)" 6 "precondition: 6 GSO packets sent"
+	busywait 3000 qlen_is eth0 10: 1
+	$TC_PATCHED qdisc change dev eth0 parent 1:1 handle 10: codel limit 4 split_gso
+	check_err $? "codel limit 4 split_gso"
+	check_eq "$(gso_burst 1 8 1400)" 1 "precondition: one more GSO packet sent"
+	busywait 3000 qlen_is eth0 10: 4
+	set -- $(xjson eth0 10: qlen drop_overlimit) $(xjson eth0 1: qlen drops)
+	over0=$2 tdrops0=$4
+	check_eq "$1 $3 $2" "4 4 5" "precondition: codel took 3 of 8 segments (qlen 4, TBF's the same, 5 over the limit)"
+	check_eq "$(gso_burst 3 8 1400)" 3 "3 more GSO packets sent"
+	busywait 3000 drops_reach eth0 1: "$((tdrops0 + 3))"
+	set -- $(xjson eth0 10: qlen drop_overlimit drops) $(xjson eth0 1: qlen drops)
+	diag "codel qlen $1 drop_overlimit $2 drops $3; TBF qlen $4 drops $5"
+	check_eq "$1 $4" "4 4" "nothing more queued (codel, TBF)"
+	check_eq "$(($2 - over0))" 24 "codel: one overlimit drop per segment of the 3 packets"
+	check_eq "$(($5 - tdrops0))" 3 "TBF: one drop per refused packet"
 	log_test "$name"
 }

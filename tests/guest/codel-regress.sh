@@ -10,6 +10,11 @@ ALL_TESTS="$ALL_TESTS
 	drop_to_empty_in_peek_under_qfq
 	drop_to_empty_in_peek_under_hfsc
 	drop_to_empty_in_peek_under_tbf
+	fq_drop_to_empty_in_dequeue_under_htb
+	fq_drop_to_empty_in_peek_under_drr
+	fq_drop_to_empty_in_peek_under_qfq
+	fq_drop_to_empty_in_peek_under_hfsc
+	fq_drop_to_empty_in_peek_under_tbf
 	limit_trim_with_peeked_packet_under_tbf
 	peeked_packet_served_under_multiq
 	accounting_root
@@ -31,31 +36,38 @@ ALL_TESTS="$ALL_TESTS
 # the dropping state every drop is already due, so one dequeue (or peek)
 # drops every packet but the last.
 AGGRESSIVE="codel target 1us interval 2us"
+# The same CoDel in fq_codel_ext (one flow: the bursts come from one socket).
+FQ_AGGRESSIVE="fq_codel_ext target 1us interval 2us"
+# The leaf drop_to_empty puts under the parent, its module and the trace
+# event of its drop reports (the fq_ tests set all three).
+DTE_LEAF=$AGGRESSIVE
+DTE_MODULE=sch_codel
+DTE_EVENT=codel/codel_dequeue_drops
 
 # parent_setup KIND: a 1 Mbit/s tree of KIND with the aggressive leaf 10:
-# ($AGGRESSIVE).  Rate-less parents (DRR, QFQ) sit under a TBF, whose burst
+# ($DTE_LEAF).  Rate-less parents (DRR, QFQ) sit under a TBF, whose burst
 # holds a whole GSO packet (a smaller one would make TBF segment it before
 # codel).  One tc -batch: it stops at the first failing line.
 parent_setup() {
 	case $1 in
 	htb)	# shellcheck disable=SC2086
-		htb_with_leaf 1mbit $AGGRESSIVE
+		htb_with_leaf 1mbit $DTE_LEAF
 		return ;;
 	drr) tree="qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 20000 latency 10s
 qdisc add dev eth0 parent 1:1 handle 2: drr
 class add dev eth0 parent 2: classid 2:1 drr
 filter add dev eth0 parent 2: protocol all matchall classid 2:1
-qdisc add dev eth0 parent 2:1 handle 10: $AGGRESSIVE" ;;
+qdisc add dev eth0 parent 2:1 handle 10: $DTE_LEAF" ;;
 	qfq) tree="qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 20000 latency 10s
 qdisc add dev eth0 parent 1:1 handle 2: qfq
 class add dev eth0 parent 2: classid 2:1 qfq weight 1 maxpkt 65536
 filter add dev eth0 parent 2: protocol all matchall classid 2:1
-qdisc add dev eth0 parent 2:1 handle 10: $AGGRESSIVE" ;;
+qdisc add dev eth0 parent 2:1 handle 10: $DTE_LEAF" ;;
 	hfsc) tree="qdisc add dev eth0 root handle 1: hfsc default 10
 class add dev eth0 parent 1: classid 1:10 hfsc sc rate 1mbit ul rate 1mbit
-qdisc add dev eth0 parent 1:10 handle 10: $AGGRESSIVE" ;;
+qdisc add dev eth0 parent 1:10 handle 10: $DTE_LEAF" ;;
 	tbf) tree="qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 20000 latency 10s
-qdisc add dev eth0 parent 1:1 handle 10: $AGGRESSIVE" ;;
+qdisc add dev eth0 parent 1:1 handle 10: $DTE_LEAF" ;;
 	esac
 	echo "$tree" | tc -batch -
 }
@@ -92,11 +104,12 @@ GSO_ROUNDS=3
 # happened (qlen=0 with drops, in a peek where PEEK is 1).
 drop_to_empty() {
 	kind=$1 peek=$2
-	name="regress: $kind parent, CoDel $( [ "$peek" = 1 ] && echo peek || echo dequeue) drops and leaves its queue empty, parents told at once"
+	leaf=${DTE_LEAF%% *} ev=${DTE_EVENT#*/}
+	name="regress: $kind parent, $leaf's CoDel $( [ "$peek" = 1 ] && echo peek || echo dequeue) drops and leaves its queue empty, parents told at once"
 	T=/sys/kernel/tracing
-	lsmod | grep -q '^sch_codel ' || modprobe sch_codel
-	if [ ! -d $T/events/codel/codel_dequeue_drops ]; then
-		check_err 1 "our module's event codel/codel_dequeue_drops is not in tracefs"
+	lsmod | grep -q "^$DTE_MODULE " || modprobe "$DTE_MODULE"
+	if [ ! -d "$T/events/$DTE_EVENT" ]; then
+		check_err 1 "our module's event $DTE_EVENT is not in tracefs"
 		log_test "$name"
 		return
 	fi
@@ -105,7 +118,7 @@ drop_to_empty() {
 	parent_setup "$kind"
 	check_err $? "$kind setup"
 	echo 0 >$T/tracing_on
-	echo 1 >$T/events/codel/codel_dequeue_drops/enable
+	echo 1 >"$T/events/$DTE_EVENT/enable"
 	round=1
 	while [ $round -le $GSO_ROUNDS ] && [ "$RET" -eq 0 ]; do
 		echo >$T/trace
@@ -119,9 +132,9 @@ drop_to_empty() {
 		echo 0 >$T/tracing_on
 		dump eth0 >/tmp/dump1
 		rx1=$(far_stat rx_packets)
-		hits=$(grep -c "codel_dequeue_drops: dev=eth0 handle=10: drops=[1-9][0-9]* bytes=[0-9]* qlen=0 backlog=0 peek=$peek" $T/trace)
-		diag "round $round: $(grep -c codel_dequeue_drops: $T/trace) drop events, $hits left the queue empty (peek=$peek)"
-		[ $round -gt 1 ] || diag "$(grep -m1 'codel_dequeue_drops: .* qlen=0 ' $T/trace | sed 's/.*codel_dequeue_drops/codel_dequeue_drops/')"
+		hits=$(grep -c "$ev: dev=eth0 handle=10: drops=[1-9][0-9]* bytes=[0-9]* qlen=0 backlog=0 peek=$peek" $T/trace)
+		diag "round $round: $(grep -c "$ev:" $T/trace) drop events, $hits left the queue empty (peek=$peek)"
+		[ $round -gt 1 ] || diag "$(grep -m1 "$ev: .* qlen=0 " $T/trace | sed "s/.*$ev/$ev/")"
 		check_cmp "$hits" -ge 1 "round $round: no CoDel $( [ "$peek" = 1 ] && echo peek || echo dequeue) dropped and left the queue empty"
 		# Every level: packets in = delivered + dropped, from one dump.
 		c0=$(block_of qdisc 10: /tmp/dump0) c1=$(block_of qdisc 10: /tmp/dump1)
@@ -136,7 +149,7 @@ drop_to_empty() {
 		check_eq "$(( $(dropped "$r1") - $(dropped "$r0") ))" "$drops" "round $round: root counted codel's drops"
 		round=$((round + 1))
 	done
-	echo 0 >$T/events/codel/codel_dequeue_drops/enable
+	echo 0 >"$T/events/$DTE_EVENT/enable"
 	echo >$T/trace
 	echo 1 >$T/tracing_on
 	# The class works after the episodes: empty, inactive, active again.
@@ -153,52 +166,99 @@ drop_to_empty_in_peek_under_qfq() { drop_to_empty qfq 1; }
 drop_to_empty_in_peek_under_hfsc() { drop_to_empty hfsc 1; }
 drop_to_empty_in_peek_under_tbf() { drop_to_empty tbf 1; }
 
+# fq_drop_to_empty KIND PEEK: drop_to_empty with fq_codel_ext as the leaf,
+# which stock tc configures with the plugin of make deb.
+fq_drop_to_empty() {
+	if [ ! -f "$TC_PLUGIN_DIR/q_fq_codel_ext.so" ]; then
+		log_skip "regress: $1 parent, fq_codel_ext drops to empty" \
+			"the tc plugin q_fq_codel_ext.so is not built (make deb)"
+		return
+	fi
+	export TC_LIB_DIR=$TC_PLUGIN_DIR
+	DTE_LEAF=$FQ_AGGRESSIVE DTE_MODULE=sch_fq_codel_ext
+	DTE_EVENT=fq_codel_ext/fq_codel_ext_dequeue_drops
+	drop_to_empty "$@"
+	DTE_LEAF=$AGGRESSIVE DTE_MODULE=sch_codel
+	DTE_EVENT=codel/codel_dequeue_drops
+	unset TC_LIB_DIR
+}
+
+fq_drop_to_empty_in_dequeue_under_htb() { fq_drop_to_empty htb 0; }
+fq_drop_to_empty_in_peek_under_drr() { fq_drop_to_empty drr 1; }
+fq_drop_to_empty_in_peek_under_qfq() { fq_drop_to_empty qfq 1; }
+fq_drop_to_empty_in_peek_under_hfsc() { fq_drop_to_empty hfsc 1; }
+fq_drop_to_empty_in_peek_under_tbf() { fq_drop_to_empty tbf 1; }
+
 # TBF peeks its child while it waits for tokens, so a packet sits in
 # codel's gso_skb.  Lowering limit to 1 then must drop that one too if
-# needed and leave qlen/backlog consistent at every level.
+# needed and leave qlen/backlog consistent at every level.  The count is
+# taken on a still queue: no arrivals (near's packets dropped at the
+# router's ingress before the client is killed: its FIN retransmissions
+# would keep arriving, small enough to pass what follows) and TBF stalled
+# (8 bit/s: a change refills its bucket with 225 bytes, less than one of
+# the flow's packets): a dump reads a qdisc's qlen before its Sent
+# counters, and a packet leaving between the two reads would make a
+# moving queue look one packet off.
 limit_trim_with_peeked_packet_under_tbf() {
 	name="regress: limit trimmed to 1 while TBF has peeked a packet"
 	require_cmd iperf3 "$name" || return
-	# The count below needs a queue that outlives two tc spawns; the debug
-	# kernel's sender barely exceeds 1 Mbit/s and each spawn takes seconds.
-	if debug_kernel; then
-		log_skip "$name" "no standing queue at 1 Mbit/s on the debug kernel"
-		return
-	fi
+	local before rbefore c r trimmed rate
+	rate=$(bottleneck 1mbit)
 	topo_router_up
-	tc qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 1600 latency 10s &&
+	quiet_path	# no neighbour or IPv6 packets of the router's own
+	tc qdisc add dev eth0 root handle 1: tbf rate "$rate" burst 1600 latency 10s &&
 		tc qdisc add dev eth0 parent 1:1 handle 10: codel limit 1000 target 100s interval 100s
 	check_err $? "tbf + codel setup"
 	iperf_server_up
-	# 1.5 s at 3 Mbit/s into 1 Mbit/s, then no more arrivals: the queue
-	# drains for seconds, TBF holding a peeked packet between tokens.
+	# 1.5 s at 3 Mbit/s into 1 Mbit/s (0.5 on the debug kernel, whose
+	# sender is slower), then no more arrivals.
 	# (The client is killed: its control connection would queue behind.)
 	ip netns exec near iperf3 -c "$FAR" -u -b 3M -l 1200 -t 10 >/dev/null 2>&1 &
 	sleep 1.5
+	tc qdisc add dev veth0 ingress &&
+		tc filter add dev veth0 ingress matchall action drop
+	check_err $? "arrivals blocked"
 	killall -9 iperf3 2>/dev/null	# $! may be a subshell in busybox sh
 	wait
 	sleep 1		# packets still in flight (veth backlog) reach TBF
+	tc qdisc change dev eth0 root handle 1: tbf rate 8bit burst 1600 latency 10s
+	check_err $? "TBF stalled at 8 bit/s"
+	sleep 0.5
 	dump eth0 >/tmp/dump0
 	before=$(block_of qdisc 10: /tmp/dump0)
 	rbefore=$(block_of qdisc 1: /tmp/dump0)
+	check_cmp "$(backlog_pkts "$before")" -gt 10 "precondition: a queue had built"
+	# codel counts a packet as sent when TBF peeks it, TBF when it goes.
+	check_cmp "$(sent_bytes "$before")" -gt "$(sent_bytes "$rbefore")" \
+		"precondition: TBF holds a peeked packet (codel Sent bytes over TBF's)"
 	tc qdisc change dev eth0 parent 1:1 handle 10: codel limit 1
 	check_err $? "change limit 1"
-	# Both levels from one dump, microseconds apart, not a 100+ ms tc
-	# spawn; still, a TBF dequeue (one per ~10 ms at 1 Mbit/s) can fall
-	# between them, so up to five dumps until the backlogs agree.
-	agreeing_dump eth0 1: 10: backlog_of ||
-		{ check_err 1 "TBF's qlen/backlog vs its only child's in no dump"; diag "dumps:$DUMPS"; }
-	c=$(block_of qdisc 10: /tmp/agreeing_dump)
-	r=$(block_of qdisc 1: /tmp/agreeing_dump)
+	dump eth0 >/tmp/dump1
+	c=$(block_of qdisc 10: /tmp/dump1)
+	r=$(block_of qdisc 1: /tmp/dump1)
 	diag "before: backlog $(backlog_bytes "$before")b $(backlog_pkts "$before")p; after: codel $(backlog_bytes "$c")b $(backlog_pkts "$c")p, tbf $(backlog_bytes "$r")b $(backlog_pkts "$r")p"
-	check_cmp "$(backlog_pkts "$before")" -gt 10 "a queue had built before the change"
-	check_cmp "$(backlog_pkts "$c")" -le 1 "codel qlen within the new limit"
-	trimmed=$(( $(backlog_pkts "$before") - $(backlog_pkts "$c") - $(sent_pkts "$c") + $(sent_pkts "$before") ))
+	check_eq "$(backlog_pkts "$c")" 1 "codel qlen: the new limit"
+	check_eq "$(backlog_of "$r")" "$(backlog_of "$c")" "TBF's qlen/backlog vs its only child's"
+	check_eq "$(sent_pkts "$c") $(sent_pkts "$r")" "$(sent_pkts "$before") $(sent_pkts "$rbefore")" \
+		"nothing sent during the change (codel, TBF)"
 	check_eq "$(field "$c" drop_overlimit)" "$(field "$before" drop_overlimit)" "no arrivals during the change"
+	trimmed=$(( $(backlog_pkts "$before") - $(backlog_pkts "$c") ))
 	check_eq "$(( $(dropped "$c") - $(dropped "$before") ))" "$trimmed" "codel drops vs packets trimmed"
 	check_eq "$(( $(dropped "$r") - $(dropped "$rbefore") ))" "$trimmed" "TBF drops vs packets trimmed"
+	# Open TBF again; the change does not re-arm its watchdog (due in
+	# half an hour): one more packet makes the device run the queue.
+	tc qdisc del dev veth0 ingress
+	tc qdisc change dev eth0 root handle 1: tbf rate "$rate" burst 1600 latency 10s
+	ping -c 1 -W 1 "$FAR" >/dev/null 2>&1
 	wait_drained
 	check_err $? "backlog left after the flow: $(tc -s qdisc show dev eth0 | grep backlog | tr -s ' ')"
+	# The trim takes the oldest first, the peeked packet: the one left was
+	# still in the FIFO, so each packet TBF sent afterwards codel served
+	# afterwards (a peeked packet left behind would leave uncounted here).
+	dump eth0 >/tmp/dump2
+	check_eq "$(( $(sent_pkts "$(block_of qdisc 1: /tmp/dump2)") - $(sent_pkts "$r") ))" \
+		"$(( $(sent_pkts "$(block_of qdisc 10: /tmp/dump2)") - $(sent_pkts "$c") ))" \
+		"packets TBF sent after the trim vs packets codel served after it"
 	log_test "$name"
 }
 

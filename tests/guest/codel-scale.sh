@@ -137,6 +137,10 @@ codel_per_queue() {
 	wait
 	# A second load once the tree is whole again, so that the re-added
 	# child (whose queue only thread 1 feeds) carries packets too.
+	# The device's own count of that load, from before it.
+	dump eth2 >/tmp/mq.pre
+	local txp txb
+	txp=$(dev_stat eth2 tx_packets) txb=$(dev_stat eth2 tx_bytes)
 	pktgen_mq 6000
 	sleep 1
 	dump eth2 >/tmp/mq.final
@@ -153,6 +157,14 @@ codel_per_queue() {
 	check_eq "$(sent_bytes "$root")" "$(mq_sum sent_bytes /tmp/mq.final)" "$kind Sent bytes = sum of its children's"
 	check_eq "$(dropped "$root")" "$(mq_sum dropped /tmp/mq.final)" "$kind drops = sum of its children's"
 	check_eq "$(backlog_of "$root")" "0 0" "$kind backlog after the run"
+	# An independent witness ($kind's own sums are its children's by
+	# construction): what the children sent during the second load is
+	# what the device sent (bypassed packets included: the core counts
+	# those in the child).
+	dump eth2 >/tmp/mq.tx
+	check_eq "$(( $(mq_sum sent_pkts /tmp/mq.tx) - $(mq_sum sent_pkts /tmp/mq.pre) )) $(( $(mq_sum sent_bytes /tmp/mq.tx) - $(mq_sum sent_bytes /tmp/mq.pre) ))" \
+		"$(( $(dev_stat eth2 tx_packets) - txp )) $(( $(dev_stat eth2 tx_bytes) - txb ))" \
+		"the children's Sent during the second load vs eth2's tx counters (packets, bytes)"
 	check_eq "$(mq_children | awk '{ print $1, $2, $3 }' | sed -n '2p;3p' | tr '\n' ' ')" "1:2 codel 12: 1:3 codel 13: " \
 		"the replaced and re-added children"
 	if [ -x "$TC_PATCHED" ]; then

@@ -16,7 +16,7 @@ ALL_TESTS="$ALL_TESTS
 	tc_plugin_on_intree_prints_as_stock
 "
 
-PLUGIN=/usr/local/lib/tc-codel/q_codel.so
+PLUGIN=$TC_PLUGIN_DIR/q_codel.so
 # bookworm-backports' stock tc (iproute2 6.15, the iproute2 of trixie and
 # of bookworm-backports users), from make tc (scripts/stock-tc.sh).
 TC615=/usr/local/sbin/tc-6.15

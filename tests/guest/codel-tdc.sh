@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
 #
 # The kernel's own tc test suite (tdc, from the Debian source of the kernel
-# under test, unmodified) against our module: its codel.json (9 cases up
+# under test, unmodified) against our modules: its codel.json (9 cases up
 # to 6.12, 14 in 7.3) and our cases in the same format (tests/tdc/codel-sch_codel.json, adapted to
-# that tdc's nsPlugin by scripts/tdc-prepare.sh).  tdc runs with the
+# that tdc's nsPlugin by scripts/tdc-prepare.sh), and its fq_codel.json
+# with the kind renamed, against fq_codel_ext (fq_codel_ext.json, by
+# scripts/tdc-prepare.sh; stock tc reads it with the plugin of make deb).  tdc runs with the
 # host's python3 and tc in /hostroot (lib.sh); make check copies build/tdc
 # into the guest.  Each tdc case becomes one TAP line here.  Sourced by
 # all.sh.
@@ -14,7 +16,7 @@ ALL_TESTS="$ALL_TESTS
 
 TDC=/payload/tdc
 # The files tdc runs; every case each holds must run.
-TDC_FILES="codel.json codel-sch_codel.json"
+TDC_FILES="codel.json codel-sch_codel.json fq_codel_ext.json"
 
 # tdc_codel: every file in TDC_FILES in one tdc run, one TAP line per case.
 # One run per boot: a second tdc run in the same boot of 6.12 (from its
@@ -32,6 +34,14 @@ tdc_codel() {
 		return
 	fi
 	diag "tdc against $(modinfo -F filename sch_codel) (taint $(cat /sys/module/sch_codel/taint))"
+	if [ ! -f "$TC_PLUGIN_DIR/q_fq_codel_ext.so" ]; then
+		log_skip "tdc" "the tc plugin q_fq_codel_ext.so is not built (make deb)"
+		return
+	fi
+	# Stock tc finds the plugin there (tdc_config_local.py, from
+	# scripts/tdc-prepare.sh); the built-in kinds need none.
+	mkdir -p "$TDC/tc-lib"
+	cp "$TC_PLUGIN_DIR/q_fq_codel_ext.so" "$TDC/tc-lib/"
 	hostroot_up || { log_skip "tdc" "host /usr not reachable over 9p"; return; }
 	mkdir -p /hostroot/tdc
 	grep -q " /hostroot/tdc " /proc/mounts || mount --bind "$TDC" /hostroot/tdc
@@ -67,5 +77,7 @@ tdc_codel() {
 	done
 	grep -q O /sys/module/sch_codel/taint
 	check_err $? "sch_codel was not ours at the end of tdc"
-	log_test "tdc: ran against the out-of-tree module"
+	grep -q O /sys/module/sch_fq_codel_ext/taint
+	check_err $? "sch_fq_codel_ext was not ours at the end of tdc"
+	log_test "tdc: ran against the out-of-tree modules"
 }

@@ -18,6 +18,7 @@
 FAR=198.18.0.2
 NEAR=198.18.1.2
 MODULE_PATH=/lib/modules/$KERNELRELEASE/updates/sch_codel.ko
+FQ_MODULE_PATH=/lib/modules/$KERNELRELEASE/updates/sch_fq_codel_ext.ko
 INTREE_PATH=/lib/modules/$KERNELRELEASE/kernel/net/sched/sch_codel.ko
 # The guest's test programs (tests/fuzz, tests/tools; make guest-tools).
 FUZZ=/usr/local/bin/codel-fuzz
@@ -122,3 +123,16 @@ intree_codel_up() {
 . /payload/tests/lib/topo.sh
 . /payload/tests/lib/host.sh
 . /payload/tests/lib/isolation.sh
+
+# gcov_export: on a kernel with CONFIG_GCOV_KERNEL (the debug kernel), the
+# module's coverage counters, base64 on the output for scripts/coverage.sh:
+# "# gcov-data PATH", "# gcov: LINE"..., "# gcov-end".  Nothing elsewhere.
+gcov_export() {
+	local f
+	[ -d /sys/kernel/debug/gcov ] || return 0
+	for f in $(find /sys/kernel/debug/gcov -name '*.gcda'); do
+		echo "# gcov-data $f"
+		base64 <"$f" | sed 's/^/# gcov: /'
+		echo "# gcov-end"
+	done
+}

@@ -34,7 +34,9 @@ root=$top/build/pkgroots/$rel
 log=$top/build/pkgroots/$rel.log
 archive=$(scripts/archive-uri.sh)
 umount_root() { root_release "$root"; }
-trap umount_root EXIT
+# The last step's root goes too (its log stays): a gigabyte of headers
+# and build tools that nothing reads again.
+trap 'umount_root && rm -rf "$root"' EXIT
 trap 'exit 130' INT TERM
 
 # in_root CMD: a bash command line as root in the root, output to $log.

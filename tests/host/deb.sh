@@ -38,14 +38,14 @@ deb_contents() {
 		[ -f "$d" ] || check_err 1 "$d not built"
 	done
 	check_eq "$(contents "$dkmsdeb" | tr '\n' ' ')" \
-		"./usr/share/doc/sch-codel-dkms/README.Debian ./usr/share/doc/sch-codel-dkms/changelog.gz ./usr/share/doc/sch-codel-dkms/copyright ./usr/src/sch_codel-$ver/Kbuild ./usr/src/sch_codel-$ver/codel.h ./usr/src/sch_codel-$ver/codel_trace.h ./usr/src/sch_codel-$ver/compat.h ./usr/src/sch_codel-$ver/dkms.conf ./usr/src/sch_codel-$ver/pkt_sched_codel.h ./usr/src/sch_codel-$ver/sch_codel.c " \
+		"./usr/share/doc/sch-codel-dkms/README.Debian ./usr/share/doc/sch-codel-dkms/changelog.gz ./usr/share/doc/sch-codel-dkms/copyright ./usr/src/sch_codel-$ver/Kbuild ./usr/src/sch_codel-$ver/codel.h ./usr/src/sch_codel-$ver/codel_trace.h ./usr/src/sch_codel-$ver/compat.h ./usr/src/sch_codel-$ver/dkms.conf ./usr/src/sch_codel-$ver/fq_codel_trace.h ./usr/src/sch_codel-$ver/pkt_sched_codel.h ./usr/src/sch_codel-$ver/sch_codel.c ./usr/src/sch_codel-$ver/sch_fq_codel.c " \
 		"sch-codel-dkms contents"
 	conf=$(dpkg-deb --fsys-tarfile "$dkmsdeb" | tar -xO "./usr/src/sch_codel-$ver/dkms.conf")
 	check_eq "$(echo "$conf" | sed -n 's/^PACKAGE_VERSION=//p')" "\"$ver\"" "dkms.conf's version is the package's"
 	echo "$conf" | grep -qx 'BUILD_EXCLUSIVE_KERNEL=.*'
 	check_err $? "dkms.conf without BUILD_EXCLUSIVE_KERNEL"
 	check_eq "$(contents "$tcdeb" | tr '\n' ' ')" \
-		".$tclib/q_codel.so ./usr/share/doc/tc-codel/changelog.gz ./usr/share/doc/tc-codel/copyright .$man " \
+		".$tclib/q_codel.so .$tclib/q_fq_codel_ext.so ./usr/share/doc/tc-codel/changelog.gz ./usr/share/doc/tc-codel/copyright .$man ./usr/share/man/man8/tc-fq_codel_ext.8.gz " \
 		"tc-codel contents"
 	check_eq "$(dpkg-deb -f "$dkmsdeb" Version) $(dpkg-deb -f "$tcdeb" Version)" "$ver $ver" \
 		"both versions are the snapshot's"

@@ -73,23 +73,42 @@ tc_headers_match_iproute2() {
 }
 
 tc_symbols_in_each_stock_tc() {
-	gcc -O2 -D_GNU_SOURCE -fPIC -shared -Itc/include -I. -o "$work/q_codel.so" tc/q_codel.c
-	check_err $? "building the plugin"
-	# The plugin's undefined symbols that glibc does not provide.
-	need=$(nm -D --undefined-only "$work/q_codel.so" | awk '$2 !~ /@|^_/ { print $2 }' | sort)
-	check_cmp "$(echo "$need" | wc -l)" -ge 20 "precondition: the plugin calls tc ($(echo "$need" | wc -l) symbols)"
-	for suite in bookworm bookworm-backports trixie; do
-		tc=$(scripts/stock-tc.sh "$suite")
-		check_err $? "stock tc of $suite"
-		have=$(nm -D --defined-only "$tc" | awk '{ print $3 }' | sort)
-		missing=$(echo "$need" | while read -r s; do echo "$have" | grep -qx "$s" || echo "$s"; done)
-		check_eq "$missing" "" "symbols $suite's tc does not export"
-		diag "$suite: $(cd "build/stock-tc/$suite" && ls iproute2_*.deb) exports all $(echo "$need" | wc -l)"
+	local p need have missing suite tc
+	for p in q_codel q_fq_codel_ext; do
+		gcc -O2 -D_GNU_SOURCE -fPIC -shared -Itc/include -I. -o "$work/$p.so" "tc/$p.c"
+		check_err $? "building the plugin $p"
+		# The plugin's undefined symbols that glibc does not provide.
+		need=$(nm -D --undefined-only "$work/$p.so" | awk '$2 !~ /@|^_/ { print $2 }' | sort)
+		check_cmp "$(echo "$need" | wc -l)" -ge 20 "precondition: $p calls tc ($(echo "$need" | wc -l) symbols)"
+		for suite in bookworm bookworm-backports trixie; do
+			tc=$(scripts/stock-tc.sh "$suite")
+			check_err $? "stock tc of $suite"
+			have=$(nm -D --defined-only "$tc" | awk '{ print $3 }' | sort)
+			missing=$(echo "$need" | while read -r s; do echo "$have" | grep -qx "$s" || echo "$s"; done)
+			check_eq "$missing" "" "symbols $suite's tc does not export for $p"
+			diag "$suite: $(cd "build/stock-tc/$suite" && ls iproute2_*.deb) exports all $(echo "$need" | wc -l) of $p"
+		done
 	done
-	log_test "tc plugin: each supported release's stock tc exports every tc symbol the plugin calls"
+	log_test "tc plugin: each supported release's stock tc exports every tc symbol q_codel and q_fq_codel_ext call"
 }
 
-ALL_TESTS="tc_sources_are_the_patches tc_headers_match_iproute2 tc_symbols_in_each_stock_tc"
+# Both manual pages as mandoc's linter reads them: no style note, no
+# warning (an unparsed date, an overlong line, an unknown macro).
+tc_man_pages_lint_clean() {
+	local out
+	out=$(mandoc -T lint -W style tc/tc-codel.8 tc/tc-fq_codel_ext.8 2>&1)
+	check_err $? "mandoc -T lint: $out"
+	[ -z "$out" ]
+	check_err $? "mandoc -T lint printed: $out"
+	grep -q '^\.SH MODULE IN EFFECT' tc/tc-codel.8
+	check_err $? "tc-codel(8) has no MODULE IN EFFECT section"
+	! grep -q 'netdev@vger' tc/tc-codel.8 tc/tc-fq_codel_ext.8
+	check_err $? "a manual page sends our bugs to netdev"
+	log_test "tc plugin: tc-codel(8) and tc-fq_codel_ext(8) are mandoc -T lint clean"
+}
+
+ALL_TESTS="tc_sources_are_the_patches tc_headers_match_iproute2 tc_symbols_in_each_stock_tc
+	tc_man_pages_lint_clean"
 run_tests
 rc=$?
 rm -rf "$work"

@@ -17,6 +17,7 @@
 /* Outcome of a scripted run. */
 struct run {
 	u32	drops, delivered, ecn_marked, ce_marked, overlimit;
+	u32	ce_delivered;	/* delivered carrying CE: a count codel.h does not make */
 	u64	drop_ns[MAX_DROPS];
 };
 
@@ -56,6 +57,7 @@ static void drive(struct pktq *q, struct run *r, u64 base, u32 prefill,
 			r->delivered++;
 			r->ecn_marked += q->stats.ecn_mark != ecn_before;
 			r->ce_marked += q->stats.ce_mark != ce_before;
+			r->ce_delivered += skb->ecn == ECN_CE;
 			free(skb);
 		}
 		next_deq += svc_ns;
@@ -359,6 +361,10 @@ static void ecn_mark_instead_of_drop(void)
 			EXPECT(r.drops == 0 && r.ecn_marked > 0,
 			       "case %u: %u drops %u marks", i, r.drops, r.ecn_marked);
 			EXPECT(q.stats.ecn_mark == r.ecn_marked, "case %u", i);
+			/* Each mark, at entry or in the loop, as the packets show it. */
+			if (cases[i].cp != ECN_CE)
+				EXPECT(q.stats.ecn_mark == r.ce_delivered, "case %u: ecn_mark %u, %u CE delivered",
+				       i, q.stats.ecn_mark, r.ce_delivered);
 		} else {
 			EXPECT(r.drops > 0 && r.ecn_marked == 0,
 			       "case %u: %u drops %u marks", i, r.drops, r.ecn_marked);
@@ -482,6 +488,12 @@ static void sojourn_histogram(void)
 	EXPECT(total == r.delivered, "%u counted, %u delivered", total, r.delivered);
 	EXPECT(q.stats.sojourn_hist[4] == r.delivered, "bucket 4 has %llu of %u",
 	       (unsigned long long)q.stats.sojourn_hist[4], r.delivered);
+	pktq_destroy(&q);
+	/* No queue (each packet served as it arrives): all in bucket 0. */
+	setup(&q);
+	drive(&q, &r, 0, 0, 1 * MS, 1 * MS, 0, 100 * MS, 1500, ECN_NOT_ECT);
+	EXPECT(r.delivered > 90 && q.stats.sojourn_hist[0] == r.delivered,
+	       "bucket 0 has %llu of %u", (unsigned long long)q.stats.sojourn_hist[0], r.delivered);
 	pktq_destroy(&q);
 }
 

@@ -81,8 +81,9 @@ hist_p50() { xjson "$1" "$2" sojourn_p50_bucket; }
 # json_check: read JSON on stdin; fail unless it parses.
 json_check() { "$TCJ" check; }
 
-# agreeing_dump DEV HANDLE_A HANDLE_B FN: up to five dumps of DEV, 0.2 s
-# apart, until shell function FN (given one qdisc's block, prints some of
+# agreeing_dump DEV HANDLE_A HANDLE_B FN: dumps of DEV, 0.2 s apart, for
+# up to a second (ten on the debug kernel, where one dump can take one),
+# until shell function FN (given one qdisc's block, prints some of
 # its counters) prints the same for both qdiscs in one dump.  A dump is
 # not atomic (see dump), so one packet can move between the two readings;
 # a real accounting drift makes every dump disagree.  The last dump stays
@@ -90,8 +91,10 @@ json_check() { "$TCJ" check; }
 # seen, for a diagnostic.  Returns 1 if no dump agreed or a qdisc is
 # missing.
 agreeing_dump() {
+	local ms=1000
+	debug_kernel && ms=10000
 	DUMPS=
-	busywait 1000 dump_agrees "$@"
+	busywait $ms dump_agrees "$@"
 }
 
 # One try of agreeing_dump.
@@ -124,8 +127,16 @@ sent_dropped_of() {
 }
 
 # queue_empty DEV HANDLE: qdisc HANDLE on DEV holds no packet.
-queue_empty() {
-	[ "$(backlog_pkts "$(stats_of qdisc "$1" "$2")")" = 0 ]
+queue_empty() { qlen_is "$1" "$2" 0; }
+
+# drops_reach DEV HANDLE N: qdisc HANDLE on DEV has counted N drops or more.
+drops_reach() {
+	[ "$(dropped "$(stats_of qdisc "$1" "$2")")" -ge "$3" ]
+}
+
+# qlen_is DEV HANDLE N: qdisc HANDLE on DEV holds N packets.
+qlen_is() {
+	[ "$(backlog_pkts "$(stats_of qdisc "$1" "$2")")" = "$3" ]
 }
 
 # all_drained qdisc|class [DEV]: every qdisc (or class) on DEV (eth0)
@@ -194,3 +205,9 @@ snmp() {
 		seen[p]++ % 2 == 0 { for (i = 2; i <= NF; i++) name[p, i] = p $i; next }
 		{ for (i = 2; i <= NF; i++) if (name[p, i] == k) { print $i; exit } }'
 }
+
+# The tc-codel package's plugins (make deb), where qemu/run installs them.
+TC_PLUGIN_DIR=/usr/local/lib/tc-codel
+
+# tc_plugin ARGS...: Debian's stock tc with the plugins.
+tc_plugin() { TC_LIB_DIR=$TC_PLUGIN_DIR tc "$@"; }

@@ -72,6 +72,9 @@ mq_up() {
 	ip netns add mqfar
 	ip link set eth3 netns mqfar
 	ip addr add 198.18.2.1/24 dev eth2
+	# No IPv6: its router solicitations would pass between the tests'
+	# reads of the qdiscs and of the driver's counters.
+	echo 1 >/proc/sys/net/ipv6/conf/eth2/disable_ipv6
 	ip link set eth2 up
 	ip -n mqfar link set lo up
 	ip -n mqfar addr add "$MQ_FAR/24" dev eth3
@@ -93,6 +96,7 @@ mq_down() {
 	tc qdisc del dev eth2 clsact >/dev/null 2>&1
 	ip addr flush dev eth2
 	ip link set eth2 down
+	echo 0 >/proc/sys/net/ipv6/conf/eth2/disable_ipv6
 	ethtool -L eth2 combined 2 >/dev/null 2>&1
 	# eth3 back before the namespace goes: a device leaving a dying
 	# namespace comes back later, from a worker, and would race the
@@ -219,6 +223,9 @@ gso_burst() {
 }
 
 cleanup_all() {
+	# A test that set tc's plugin directory (the fq_codel_ext tests) and
+	# failed before putting it back does not pass it on.
+	unset TC_LIB_DIR
 	iperf_server_down
 	tc qdisc del dev eth0 root >/dev/null 2>&1
 	[ ! -e /sys/class/net/d0 ] || ip link del d0 >/dev/null 2>&1
@@ -252,13 +259,16 @@ iperf_goodput() {
 }
 
 # check_load_flowed RATE [PERCENT]: the precondition of every bulk-TCP
-# test: the flow in /tmp/iperf.json filled at least PERCENT (90) of the
+# test: the flow in /tmp/iperf.json filled at least PERCENT (85) of the
 # RATE bottleneck.  A test that judges delay or drops without it judges
-# an idle link.
+# an idle link.  85: TCP's goodput through a full 10 Mbit/s link under
+# CoDel measured 8.68 to 9.51 Mbit/s in CI (1448 payload bytes a 1514-byte
+# frame cap it at 9.56), with a standing queue and drops each time; at
+# 90 % the precondition failed twice on a full link.
 check_load_flowed() {
 	local g need
 	g=$(iperf_goodput)
-	need=$(($(rate_bps "$1") * ${2:-90} / 100))
+	need=$(($(rate_bps "$1") * ${2:-85} / 100))
 	diag "goodput $g bit/s through the $1 bottleneck (need $need)"
 	[ "$g" -ge "$need" ] || diag "iperf3: $(tr -s ' \t\n' ' ' </tmp/iperf.json | tail -c 300); load $(cat /proc/loadavg)"
 	check_cmp "$g" -ge "$need" "precondition: bulk TCP filled the $1 bottleneck"

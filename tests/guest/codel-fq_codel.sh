@@ -1,0 +1,262 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+#
+# fq_codel_ext (sch_fq_codel.c): our fq_codel over codel.h, beside the
+# kernel's own fq_codel, which Debian builds in.  Stock tc drives it with
+# the tc-codel package's plugin (q_fq_codel_ext.so, make deb).  Sourced by
+# all.sh.
+
+ALL_TESTS="$ALL_TESTS
+	fq_codel_ext_autoloads_ours
+	fq_codel_ext_prints_as_intree
+	fq_codel_ext_rejects_with_reason
+	fq_codel_ext_isolates_sparse_flow
+	fq_codel_ext_traces_match_counters
+	fq_codel_ext_split_gso_keeps_accounting
+"
+
+FQ_MODULE=sch_fq_codel_ext
+
+# fq_line DEV: qdisc_line, with the plugin.
+fq_line() {
+	tc_plugin qdisc show dev "$1" | head -n 1 | sed 's/[[:space:]]*$//'
+}
+
+require_fq_plugin() {
+	[ -f "$TC_PLUGIN_DIR/q_fq_codel_ext.so" ] && return 0
+	log_skip "$1" "the tc plugin q_fq_codel_ext.so is not built (make deb)"
+	return 1
+}
+
+# fq_codel_ext_autoloads_ours: "tc qdisc add ... fq_codel_ext" loads our
+# module by its alias, beside the kernel's built-in fq_codel.
+fq_codel_ext_autoloads_ours() {
+	rmmod "$FQ_MODULE" 2>/dev/null
+	dummy_up
+	tc_plugin qdisc add dev d0 root handle 1: fq_codel_ext
+	check_err $? "tc qdisc add ... fq_codel_ext"
+	grep -q O "/sys/module/$FQ_MODULE/taint" 2>/dev/null
+	check_err $? "$FQ_MODULE not loaded, or not out-of-tree"
+	check_eq "$(modinfo -F filename "$FQ_MODULE")" \
+		"/lib/modules/$KERNELRELEASE/updates/$FQ_MODULE.ko" "module file"
+	# The kind from the text: without the plugin stock tc's JSON holds
+	# "[Unknown qdisc, optlen=N]" where the options go.
+	check_eq "$(qdisc_line d0 | cut -d' ' -f2)" fq_codel_ext "kind"
+	tc qdisc del dev d0 root
+	tc qdisc add dev d0 root handle 1: fq_codel
+	check_err $? "the built-in fq_codel beside it"
+	check_eq "$(qdisc_line d0 | cut -d' ' -f2)" fq_codel "kind of the built-in"
+	grep -q O "/sys/module/$FQ_MODULE/taint" 2>/dev/null
+	check_err $? "$FQ_MODULE unloaded by the built-in's use"
+	tc qdisc del dev d0 root
+	log_test "fq_codel_ext: autoloads our module, beside the built-in fq_codel"
+}
+
+# The option sets both qdiscs are given: every option, defaults, limits.
+FQ_OPTION_SETS="
+limit 1000 flows 256 quantum 9000 target 2ms interval 20ms ecn ce_threshold 1ms drop_batch 16 memory_limit 100000
+noecn
+ce_threshold 3ms ce_threshold_selector 0x1/0x3
+target 1us interval 1us
+limit 1 flows 65536 quantum 256 memory_limit 2147483648
+"
+
+# fq_codel_ext_prints_as_intree: for each option set, stock tc prints the
+# same line and JSON for ours as for the kernel's fq_codel, but the kind.
+fq_codel_ext_prints_as_intree() {
+	require_fq_plugin "fq_codel_ext: tc prints it as the built-in fq_codel" || return
+	local opts ref ours n=0
+	dummy_up
+	while read -r opts; do
+		[ -n "$opts" ] || continue
+		# shellcheck disable=SC2086
+		tc qdisc add dev d0 root handle 1: fq_codel $opts
+		check_err $? "built-in fq_codel $opts"
+		ref=$(qdisc_line d0; tc -j qdisc show dev d0 | "$TCJ" first)
+		tc qdisc del dev d0 root
+		# shellcheck disable=SC2086
+		tc_plugin qdisc add dev d0 root handle 1: fq_codel_ext $opts
+		check_err $? "fq_codel_ext $opts"
+		ours=$(fq_line d0
+			tc_plugin -j qdisc show dev d0 | "$TCJ" first)
+		tc_plugin qdisc del dev d0 root
+		# Ours adds split_gso to the JSON (false by default).
+		check_eq "$(echo "$ours" | sed 's/fq_codel_ext/fq_codel/; s/,"split_gso":false//')" \
+			"$ref" "tc's output for '$opts'"
+		n=$((n + 1))
+	done <<EOF
+$FQ_OPTION_SETS
+EOF
+	check_eq "$n" 5 "option sets compared"
+	log_test "fq_codel_ext: tc prints it as the built-in fq_codel ($n option sets)"
+}
+
+# fq_codel_ext_rejects_with_reason: each bad value is refused with a
+# message naming the option, where the built-in fq_codel clamps it or
+# takes it silently, and the qdisc stays as it was.
+fq_codel_ext_rejects_with_reason() {
+	require_fq_plugin "fq_codel_ext: bad values refused with a reason" || return
+	local before args want out
+	dummy_up
+	out=$(tc_plugin qdisc add dev d0 root handle 1: fq_codel_ext flows 0 2>&1)
+	check_fail $? "flows 0 accepted"
+	case $out in
+	*"fq_codel_ext: flows must be from 1 to 65536"*) ;;
+	*) check_err 1 "flows 0: '$out'" ;;
+	esac
+	check_eq "$(qdisc_line d0 | cut -d' ' -f2)" noqueue "root after flows 0 refused"
+	tc_plugin qdisc add dev d0 root handle 1: fq_codel_ext limit 500 flows 64
+	check_err $? "setup"
+	before=$(fq_line d0)
+	while IFS='|' read -r args want; do
+		[ -n "$args" ] || continue
+		# shellcheck disable=SC2086
+		out=$(tc_plugin qdisc change dev d0 root handle 1: fq_codel_ext $args 2>&1)
+		check_fail $? "'$args' accepted"
+		case $out in
+		*"$want"*) ;;
+		*) check_err 1 "'$args': '$out' does not say '$want'" ;;
+		esac
+		check_eq "$(fq_line d0)" "$before" \
+			"qdisc after '$args'"
+	done <<'EOF'
+quantum 255|fq_codel_ext: quantum must be from 256 to 1048576 bytes
+quantum 1048577|fq_codel_ext: quantum must be from 256 to 1048576 bytes
+limit 0|fq_codel_ext: limit must be at least 1 packet
+drop_batch 0|fq_codel_ext: drop_batch must be at least 1 packet
+memory_limit 0|fq_codel_ext: memory_limit must be from 1 byte to 2GB
+target 101s|fq_codel_ext: target must be at most 100s
+interval 101s|fq_codel_ext: interval must be at most 100s
+ce_threshold 101s|fq_codel_ext: ce_threshold must be at most 100s
+flows 128|fq_codel_ext: flows can only be set when the qdisc is created
+ce_threshold 1ms no_ce_threshold|fq_codel_ext: ce_threshold given and switched off at once
+ce_threshold_selector 0x4/0x3|fq_codel_ext: ce_threshold_selector has bits outside its mask
+EOF
+	tc_plugin qdisc change dev d0 root handle 1: fq_codel_ext flows 64
+	check_err $? "flows unchanged refused"
+	tc qdisc del dev d0 root
+	log_test "fq_codel_ext: bad values refused with a reason, nothing changed"
+}
+
+# fq_codel_ext_isolates_sparse_flow: bulk TCP fills a 10 Mbit/s HTB class
+# whose leaf is fq_codel_ext, while near pings far.  The bulk flow keeps a
+# standing queue that CoDel holds near its 5 ms target; each ping finds its
+# own flow empty, goes on new_flows ahead of the bulk flow, and so waits
+# for no queue: its median RTT stays under the target (a single FIFO, even
+# CoDel's, would add the standing queue to every ping).
+fq_codel_ext_isolates_sparse_flow() {
+	local name="fq_codel_ext: under bulk TCP, a sparse flow skips the standing queue"
+	local rate s sent drops in0 out0 med pings nf
+	require_cmd iperf3 "$name" || return
+	require_fq_plugin "$name" || return
+	rate=$(bottleneck 10mbit)
+	topo_router_up
+	quiet_path
+	# Our counters (new_flow_count) read with the plugin.
+	export TC_LIB_DIR=$TC_PLUGIN_DIR
+	htb_with_leaf "$rate" fq_codel_ext
+	check_err $? "HTB with an fq_codel_ext leaf"
+	iperf_server_up
+	in0=$(dev_stat veth0 rx_packets) out0=$(far_stat rx_packets)
+	ip netns exec near iperf3 -c "$FAR" -t 6 -J >/tmp/iperf.json 2>&1 &
+	# Pings from 2 s on, once the bulk flow has its standing queue.
+	sleep 2
+	ip netns exec near ping -c 30 -i 0.1 -W 2 "$FAR" >/tmp/ping.out 2>&1
+	wait $!
+	check_err $? "iperf3 client failed: $(tail -n 3 /tmp/iperf.json)"
+	wait_settled
+	check_load_flowed "$rate"
+	s=$(stats_of qdisc eth0 10:)
+	sent=$(sent_pkts "$s") drops=$(dropped "$s")
+	diag "fq_codel_ext: sent $sent, dropped $drops, new_flow_count $(field "$s" new_flow_count), ping: $(tail -n 1 /tmp/ping.out)"
+	# Preconditions: the bulk flow's queue stood (CoDel dropped) and the
+	# pings went through the qdisc, each as a new flow.
+	check_cmp "$drops" -gt 0 "precondition: CoDel dropped from the bulk flow"
+	pings=$(grep -c ' time=' /tmp/ping.out)
+	check_cmp "$pings" -ge 27 "precondition: pings answered ($pings of 30)"
+	nf=$(field "$s" new_flow_count)
+	check_cmp "$nf" -ge "$pings" "each ping went on new_flows ($nf new flows)"
+	# The judgement: the pings skipped the bulk flow's queue.
+	med=$(sed -n 's/.* time=\([0-9.]*\) ms$/\1/p' /tmp/ping.out | sort -n |
+		awk '{ v[NR] = $1 } END { printf "%d\n", v[int((NR + 1) / 2)] * 1000 }')
+	diag "median ping RTT ${med} us"
+	check_under_load "$med" -lt 5000 "median ping RTT under the 5 ms target"
+	# Every packet counted: near's packets in = delivered + dropped, and
+	# delivered = what far's NIC received.
+	check_eq "$((sent + drops))" "$(($(dev_stat veth0 rx_packets) - in0))" \
+		"fq_codel_ext delivered + dropped vs packets forwarded from near"
+	check_eq "$sent" "$(($(far_stat rx_packets) - out0))" \
+		"fq_codel_ext Sent packets vs far's eth1 rx_packets"
+	check_eq "$(backlog_pkts "$s") $(backlog_bytes "$s")" "0 0" "backlog after traffic"
+	unset TC_LIB_DIR
+	log_test "$name"
+}
+
+# fq_codel_ext_traces_match_counters: bulk TCP (not ECN-capable: noecn
+# anyway) through a 10 Mbit/s HTB class whose leaf is fq_codel_ext, with
+# its drop tracepoints on.  Every drop is CoDel's (limit and memory never
+# bind), so the congested skb_drop events, the drop events, codel_drops
+# and tc's drops are the same number; the qdisc's histogram counts every
+# packet it delivered; the bulk flow's class, read under load, holds its
+# own histogram.
+fq_codel_ext_traces_match_counters() {
+	local name="fq_codel_ext: drop tracepoints, codel_drops, drops and the histograms agree"
+	local T=/sys/kernel/tracing E rate s sent drops ev_skb ev_drop hist cls
+	require_fq_plugin "$name" || return
+	require_cmd iperf3 "$name" || return
+	rate=$(bottleneck 10mbit)
+	topo_router_up
+	quiet_path
+	export TC_LIB_DIR=$TC_PLUGIN_DIR
+	htb_with_leaf "$rate" fq_codel_ext noecn
+	check_err $? "HTB with an fq_codel_ext leaf"
+	lsmod | grep -q "^$FQ_MODULE " || check_err 1 "$FQ_MODULE not loaded"
+	E=$T/events/fq_codel_ext
+	echo >$T/trace
+	echo 1 >$E/fq_codel_ext_skb_drop/enable
+	echo 1 >$E/fq_codel_ext_drop/enable
+	iperf_server_up
+	ip netns exec near iperf3 -c "$FAR" -t 5 -J >/tmp/iperf.json 2>&1 &
+	sleep 3
+	tc -s class show dev eth0 parent 10: >/tmp/fq-classes.txt
+	wait $!
+	check_err $? "iperf3 client failed: $(tail -n 3 /tmp/iperf.json)"
+	wait_settled
+	echo 0 >$E/fq_codel_ext_skb_drop/enable
+	echo 0 >$E/fq_codel_ext_drop/enable
+	check_load_flowed "$rate"
+	s=$(stats_of qdisc eth0 10:)
+	sent=$(sent_pkts "$s") drops=$(dropped "$s")
+	check_cmp "$drops" -gt 0 "precondition: CoDel dropped"
+	ev_skb=$(grep -c 'fq_codel_ext_skb_drop: dev=eth0 handle=10: flow=[0-9]* reason=congested' $T/trace)
+	ev_drop=$(grep -c 'fq_codel_ext_drop: dev=eth0 handle=10: flow=' $T/trace)
+	diag "sent $sent, drops $drops, codel_drops $(field "$s" codel_drops), events: skb_drop $ev_skb, drop $ev_drop"
+	check_eq "$(grep -c 'fq_codel_ext_skb_drop:' $T/trace)" "$ev_skb" "every skb_drop event is congested"
+	check_eq "$ev_skb" "$drops" "congested skb_drop events vs tc's drops"
+	check_eq "$ev_drop" "$drops" "drop events vs tc's drops"
+	check_eq "$(field "$s" codel_drops)" "$drops" "codel_drops vs tc's drops"
+	check_eq "$(field "$s" drop_overlimit)" 0 "no drop over the limit"
+	hist=$(( $(field "$s" sojourn_hist | tr ',' '+') ))
+	check_eq "$hist" "$sent" "the qdisc's histogram counts every packet delivered"
+	echo >$T/trace
+	# Under load the bulk flow was a class with its CoDel state and its
+	# own histogram (text: Debian 12's tc prints classes so).
+	cls=$(grep -c '^class fq_codel_ext 10:[0-9a-f]* parent 10:' /tmp/fq-classes.txt)
+	check_cmp "$cls" -ge 1 "an active flow listed as a class under load"
+	grep -q '^  deficit -*[0-9]* count [0-9]* lastcount [0-9]* ldelay ' /tmp/fq-classes.txt
+	check_err $? "a class's CoDel state: $(head -n 8 /tmp/fq-classes.txt | tr '\n' '|')"
+	grep -q '^  sojourn <' /tmp/fq-classes.txt
+	check_err $? "a class's histogram: $(head -n 8 /tmp/fq-classes.txt | tr '\n' '|')"
+	unset TC_LIB_DIR
+	log_test "$name"
+}
+
+# fq_codel_ext_split_gso_keeps_accounting: codel's split_gso test
+# (split_gso_accounting, codel-features.sh) with an fq_codel_ext leaf.
+fq_codel_ext_split_gso_keeps_accounting() {
+	local name="fq_codel_ext: split_gso segments at enqueue, parents' accounting exact"
+	require_fq_plugin "$name" || return
+	require_cmd iperf3 "$name" || return
+	export TC_LIB_DIR=$TC_PLUGIN_DIR
+	split_gso_accounting "$name" tc fq_codel_ext
+	unset TC_LIB_DIR
+}
