@@ -144,8 +144,7 @@ run_tests() {
 			if ! guest_run "$dir" "$rel" test tests/guest/all.sh \
 				STOP_AT_FAIL=1 ${1:+FIRST=$(echo "$@" | tr ' ' ,)}; then
 				first_failure "$dir/test.log"
-			elif ! guest_run "$dir" "$rel" mq --mq tests/guest/all.sh \
-				mq_default_qdisc_codel_per_queue mqprio_default_qdisc_codel_per_queue; then
+			elif ! guest_run "$dir" "$rel" mq --mq tests/guest/all.sh; then
 				first_failure "$dir/mq.log"
 			fi
 		elif ! guest_run "$dir" "$rel" test tests/guest/all.sh "$@"; then

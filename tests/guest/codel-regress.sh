@@ -308,21 +308,38 @@ peeked_packet_served_under_multiq() {
 }
 
 # accounting KIND: bulk TCP through codel under KIND; packets offered to
-# eth0's qdisc (forwarded from near, counted on veth0) = delivered (far's
-# eth1) + dropped (root qdisc, which sums its children's), backlog 0.
-# Every tree has a 10 Mbit/s bottleneck above codel (rate-less parents sit
-# under a TBF), so that CoDel drops at dequeue, the drops a parent must be
-# told about: without them the sums hold whatever the accounting does.
-# The root codel has only the device to wait for: there it drops whenever
-# more than an MTU stands (target 1us, interval 2us).
+# the qdisc (forwarded from near, counted on veth0) = delivered (the
+# receiver's NIC) + dropped (root qdisc, which sums its children's),
+# backlog 0.  Every tree has a 10 Mbit/s bottleneck above codel (rate-less
+# parents sit under a TBF), so that CoDel drops at dequeue, the drops a
+# parent must be told about: without them the sums hold whatever the
+# accounting does.  A root codel has only the device to wait for, and
+# eth0 drains faster than TCG's guest can send: root runs on qemu/run
+# --mq's eth2 to mqfar, whose tx timer takes 2 packets a queue each ms,
+# with a short tx ring, and drops whenever more than an MTU stands
+# (target 1us, interval 2us).
 accounting() {
 	name="accounting: offered = delivered + dropped, codel under $1"
 	require_cmd iperf3 "$name" || return
+	local dev=eth0 rns=far rdev=eth1 dst=$FAR
+	if [ "$1" = root ]; then
+		[ -e /sys/class/net/eth2 ] || { log_skip "$name" "no eth2 (qemu/run --mq)"; return; }
+		dev=eth2 rns=mqfar rdev=eth3 dst=$MQ_FAR
+	fi
 	topo_router_up
 	quiet_path
+	if [ "$1" = root ]; then
+		mq_up
+		mq_router_up
+		check_err $? "route near - eth2 - mqfar"
+		# 32 tx descriptors a queue, not 256: TCP's window outgrows
+		# the ring within the run, and the queue then stands in codel.
+		ethtool -G eth2 tx 32
+		check_err $? "eth2's tx ring at 32"
+	fi
 	# The tree in one tc -batch (it stops at the first failing line).
 	case $1 in
-	root) tree="qdisc add dev eth0 root handle 10: codel limit 100 target 1us interval 2us" ;;
+	root) tree="qdisc replace dev eth2 root handle 10: codel limit 100 target 1us interval 2us" ;;
 	tbf) tree="qdisc add dev eth0 root handle 1: tbf rate 10mbit burst 3000 latency 1s
 qdisc add dev eth0 parent 1:1 handle 10: codel limit 100" ;;
 	prio) tree="qdisc add dev eth0 root handle 1: tbf rate 10mbit burst 3000 latency 1s
@@ -359,16 +376,16 @@ qdisc add dev eth0 parent 2:1 handle 10: codel limit 100" ;;
 		echo "$tree" | tc -batch -
 	fi
 	check_err $? "$1 setup"
-	iperf_server_up
+	iperf_server_up "$rns"
 	off0=$(dev_stat veth0 rx_packets)
-	del0=$(far_stat rx_packets)
-	ip netns exec near iperf3 -c "$FAR" -t 2 -P 2 >/dev/null 2>&1
+	del0=$(ns_stat "$rns" "$rdev" rx_packets)
+	ip netns exec near iperf3 -c "$dst" -t 2 -P 2 >/dev/null 2>&1
 	check_err $? "iperf3 through $1"
 	# Packets still in flight (a TCP close, netem's delay) settle within
 	# a second: read until the counts balance, for up to 3 s.  A counting
 	# bug never balances, and fails below.
 	busywait 3000 accounting_balanced
-	aqm=$(codel_drops_all)
+	aqm=$(codel_drops_all "$dev")
 	diag "$1: offered $off delivered $del dropped $drops (CoDel's $aqm) sent $(sent_pkts "$root")"
 	check_cmp "$aqm" -gt 0 "precondition: CoDel dropped at dequeue"
 	# Enough to fill limit 100 many times over (2 500 to 29 000 on Debian's
@@ -376,16 +393,16 @@ qdisc add dev eth0 parent 2:1 handle 10: codel limit 100" ;;
 	check_cmp "$off" -gt 500 "traffic offered"
 	check_eq "$off" "$(( del + drops ))" "offered vs delivered + dropped"
 	check_eq "$(sent_pkts "$root")" "$del" "root Sent vs far's rx_packets"
-	all_drained qdisc
+	all_drained qdisc "$dev"
 	check_err $? "backlog left"
 	log_test "$name"
 }
 
-# codel_drops_all: CoDel's own drops (drops less tail drops) summed over
-# eth0's codel qdiscs 10:, 20: and 30:.
+# codel_drops_all DEV: CoDel's own drops (drops less tail drops) summed
+# over DEV's codel qdiscs 10:, 20: and 30:.
 codel_drops_all() {
 	local h b n=0
-	dump eth0 >/tmp/acc_dump
+	dump "$1" >/tmp/acc_dump
 	for h in 10: 20: 30:; do
 		b=$(block_of qdisc $h /tmp/acc_dump)
 		[ -z "$b" ] || n=$((n + $(dropped "$b") - $(field "$b" drop_overlimit)))
@@ -393,15 +410,15 @@ codel_drops_all() {
 	echo "$n"
 }
 
-# One look of accounting: offered (off), delivered (del) and the root's
-# drops since off0 and del0, read into those variables; true when they
-# balance and the qdiscs are empty.
+# One look of accounting (its dev, rns and rdev): offered (off),
+# delivered (del) and the root's drops since off0 and del0, read into
+# those variables; true when they balance and the qdiscs are empty.
 accounting_balanced() {
 	off=$(( $(dev_stat veth0 rx_packets) - off0 ))
-	del=$(( $(far_stat rx_packets) - del0 ))
-	root=$(root_stats eth0)
+	del=$(( $(ns_stat "$rns" "$rdev" rx_packets) - del0 ))
+	root=$(root_stats "$dev")
 	drops=$(dropped "$root")
-	[ "$off" = "$(( del + drops ))" ] && all_drained qdisc
+	[ "$off" = "$(( del + drops ))" ] && all_drained qdisc "$dev"
 }
 
 accounting_root() { accounting root; }

@@ -87,6 +87,18 @@ mq_up() {
 	for x in /sys/class/net/eth2/queues/tx-*/xps_cpus; do echo 0 >"$x"; done 2>/dev/null
 }
 
+# mq_router_up: after topo_router_up and mq_up, near reaches mqfar through
+# eth2 as it reaches far through eth0, neighbours fixed (no ARP passes
+# eth2's qdisc but the load).
+mq_router_up() {
+	ip neigh replace "$MQ_FAR" lladdr "$(ip netns exec mqfar cat /sys/class/net/eth3/address)" \
+		dev eth2 nud permanent &&
+		ip -n mqfar -batch - <<-EOF
+	neigh replace 198.18.2.1 lladdr $(cat /sys/class/net/eth2/address) dev eth3 nud permanent
+	route add 198.18.1.0/24 via 198.18.2.1
+	EOF
+}
+
 mq_down() {
 	[ -e /sys/class/net/eth2 ] || return 0
 	[ -e /run/netns/mqfar ] || return 0
@@ -98,6 +110,7 @@ mq_down() {
 	ip link set eth2 down
 	echo 0 >/proc/sys/net/ipv6/conf/eth2/disable_ipv6
 	ethtool -L eth2 combined 2 >/dev/null 2>&1
+	ethtool -G eth2 tx 256 >/dev/null 2>&1
 	# eth3 back before the namespace goes: a device leaving a dying
 	# namespace comes back later, from a worker, and would race the
 	# isolation check.
@@ -110,17 +123,19 @@ mq_down() {
 	ip link set eth3 down
 }
 
-# Start an iperf3 server in "far" (daemon) and wait until it listens.
+# iperf_server_up [NS]: an iperf3 server in NS (default far), as a
+# daemon, once it listens.
 iperf_server_up() {
+	local ns=${1:-far}
 	# A server still exiting from the last test would hold the port.
 	busywait 2000 iperf3_gone
-	in_ns far iperf3 -s -D >/dev/null 2>&1
-	busywait 3000 iperf_listening
+	in_ns "$ns" iperf3 -s -D >/dev/null 2>&1
+	busywait 3000 iperf_listening "$ns"
 }
 
-# far listens on iperf3's port, 5201 (0x1451).
+# iperf_listening NS: NS listens on iperf3's port, 5201 (0x1451).
 iperf_listening() {
-	in_ns far cat /proc/net/tcp6 /proc/net/tcp 2>/dev/null |
+	in_ns "$1" cat /proc/net/tcp6 /proc/net/tcp 2>/dev/null |
 		grep -q ':1451 [0-9A-F:]* 0A '
 }
 
