@@ -251,6 +251,8 @@ static inline unsigned long codel_hist_bucket(codel_time_t sojourn)
  *		counted entries into that loop instead)
  * @dropping_entries: entries into the dropping state (v12's "state3")
  * @sojourn_hist: delivered packets by sojourn time (codel_hist_bucket())
+ * @sojourn_sum: the sum of those packets' sojourn times, in codel time
+ *		units: with the count, the mean a histogram alone cannot give
  *
  * The counters that are not mainline's are 64-bit: at 1 Mpps a 32-bit
  * dequeue_calls would wrap in 72 minutes.
@@ -266,6 +268,7 @@ struct codel_stats {
 	u64		loop_drops;
 	u64		dropping_entries;
 	u64		sojourn_hist[CODEL_HIST_BUCKETS];
+	u64		sojourn_sum;
 };
 
 /**
@@ -567,6 +570,7 @@ end:
 		stats->sojourn_hist[0]++;
 	else
 		stats->sojourn_hist[codel_hist_bucket(vars->ldelay)]++;
+	stats->sojourn_sum += vars->ldelay;
 	if (codel_time_after(vars->ldelay, params->ce_threshold) &&
 	    codel_ce_selected(skb, params, ops) && ops->set_ce(skb)) {
 		stats->ce_mark++;

@@ -103,6 +103,9 @@ struct tc_codel_xstats_ext {
 				   * memory_limit
 				   */
 	__u64	memory_used;	  /* truesize of the queued packets, bytes */
+	__u64	sojourn_sum_ns;	  /* sum of sojourn_hist's packets' sojourn
+				   * times, ns (in 1024 ns steps)
+				   */
 };
 
 /*
@@ -197,6 +200,9 @@ struct tc_fq_codel_xstats_ext {
 	__u64	drop_overmemory;  /* base's, in 64 bits */
 	__u64	new_flow_count;	  /* base's, in 64 bits */
 	__u64	codel_drops;	  /* packets CoDel dropped at dequeue */
+	__u64	sojourn_sum_ns;	  /* sum of sojourn_hist's packets' sojourn
+				   * times, ns (in 1024 ns steps)
+				   */
 };
 
 /*

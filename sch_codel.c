@@ -772,6 +772,8 @@ static int codel_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 		.dropping_entries	= READ_ONCE(q->stats.dropping_entries),
 		.drop_overmemory	= READ_ONCE(q->drop_overmemory),
 		.memory_used		= READ_ONCE(q->memory_usage),
+		.sojourn_sum_ns		= READ_ONCE(q->stats.sojourn_sum) <<
+					  CODEL_SHIFT,
 	};
 	int i;
 

@@ -752,6 +752,7 @@ static void fq_codel_unhist(struct fq_codel_sched_data *q, struct sk_buff *skb)
 	unsigned long b = codel_hist_bucket(q->flows[flow].cvars.ldelay);
 
 	q->stats.sojourn_hist[b]--;
+	q->stats.sojourn_sum -= q->flows[flow].cvars.ldelay;
 	q->flow_hist[flow * CODEL_HIST_BUCKETS + b]--;
 }
 
@@ -994,6 +995,7 @@ static int fq_codel_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.drop_overmemory = q->drop_overmemory;
 	st.new_flow_count = q->new_flow_count;
 	st.codel_drops = q->codel_drops;
+	st.sojourn_sum_ns = q->stats.sojourn_sum << CODEL_SHIFT;
 	sch_tree_unlock(sch);
 
 	return gnet_stats_copy_app(d, &st, sizeof(st));

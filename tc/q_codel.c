@@ -448,7 +448,7 @@ static int codel_print_xstats(struct qdisc_util *qu, FILE *f,
 {
 	struct tc_codel_xstats_ext _ext = {}, *ext = &_ext;
 	struct tc_codel_xstats *st;
-	bool extended, memory;
+	bool extended, memory, sum;
 	size_t len;
 
 	SPRINT_BUF(b1);
@@ -462,7 +462,8 @@ static int codel_print_xstats(struct qdisc_util *qu, FILE *f,
 	len = RTA_PAYLOAD(xstats);
 	memcpy(&_ext, RTA_DATA(xstats), len < sizeof(_ext) ? len : sizeof(_ext));
 	extended = len >= offsetof(struct tc_codel_xstats_ext, drop_overmemory);
-	memory = len >= sizeof(_ext);
+	memory = len >= offsetof(struct tc_codel_xstats_ext, sojourn_sum_ns);
+	sum = len >= sizeof(_ext);
 	st = &ext->base;
 
 	print_uint(PRINT_ANY, "count", "  count %u", st->count);
@@ -510,6 +511,10 @@ static int codel_print_xstats(struct qdisc_util *qu, FILE *f,
 				  ext->memory_used);
 		}
 		print_hist(ext->sojourn_hist);
+		/* JSON only: the text keeps its shape for scripts reading it. */
+		if (sum)
+			print_u64(PRINT_JSON, "sojourn_sum_ns", NULL,
+				  ext->sojourn_sum_ns);
 	}
 
 	return 0;

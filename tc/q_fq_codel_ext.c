@@ -311,7 +311,7 @@ static int fq_codel_ext_print_xstats(struct qdisc_util *qu, FILE *f,
 		   qs->new_flows_len);
 	print_uint(PRINT_ANY, "old_flows_len", " old_flows_len %u",
 		   qs->old_flows_len);
-	if (len < sizeof(ext))
+	if (len < offsetof(struct tc_fq_codel_xstats_ext, sojourn_sum_ns))
 		return 0;
 	print_nl();
 	print_u64(PRINT_ANY, "dequeue_calls", "  dequeue_calls %llu",
@@ -323,6 +323,9 @@ static int fq_codel_ext_print_xstats(struct qdisc_util *qu, FILE *f,
 	print_u64(PRINT_ANY, "codel_drops", " codel_drops %llu",
 		  ext.codel_drops);
 	print_hist(ext.sojourn_hist);
+	/* JSON only: the text line keeps its shape for scripts that read it. */
+	if (len >= sizeof(ext))
+		print_u64(PRINT_JSON, "sojourn_sum_ns", NULL, ext.sojourn_sum_ns);
 	return 0;
 }
 

@@ -41,11 +41,12 @@ histogram_counts_every_delivered_packet() {
 	iperf_server_up
 	ip netns exec near iperf3 -c "$FAR" -t 5 >/dev/null 2>&1
 	wait_settled
-	set -- $(xjson eth0 10: packets sojourn_hist sojourn_p50_bucket sojourn_p99_bucket)
+	set -- $(xjson eth0 10: packets sojourn_hist sojourn_p50_bucket sojourn_p99_bucket sojourn_sum_ns)
 	sent=$1 hist=$2
 	total=$(echo "$hist" | tr ',' '\n' | awk '{ s += $1 } END { print s }')
 	diag "Sent $sent, histogram $hist, p50 bucket $3, p99 bucket $4"
 	check_eq "$total" "$sent" "histogram total vs Sent packets"
+	check_hist_sum "$hist" "$5" codel
 	# tc's percentile buckets, recomputed here: the first bucket whose
 	# running total reaches pct% of all packets.
 	for pct in 50 99; do

@@ -237,6 +237,7 @@ fq_codel_ext_traces_match_counters() {
 	check_eq "$(field "$s" drop_overlimit)" 0 "no drop over the limit"
 	hist=$(( $(field "$s" sojourn_hist | tr ',' '+') ))
 	check_eq "$hist" "$sent" "the qdisc's histogram counts every packet delivered"
+	check_hist_sum "$(field "$s" sojourn_hist)" "$(field "$s" sojourn_sum_ns)" fq_codel_ext
 	echo >$T/trace
 	# Under load the bulk flow was a class with its CoDel state and its
 	# own histogram (text: Debian 12's tc prints classes so).

@@ -78,6 +78,25 @@ xjson() {
 # really stood.
 hist_p50() { xjson "$1" "$2" sojourn_p50_bucket; }
 
+# check_hist_sum HIST SUM WHAT: SUM (sojourn_sum_ns) within the bounds the
+# histogram HIST (its 14 buckets, comma-separated) sets: each packet at
+# or above its bucket's lower edge and below its upper one (the last
+# bucket has none), in whole 1024 ns steps.  A sum left unkept, or kept
+# in the wrong unit, falls outside once the queue stood.
+check_hist_sum() {
+	local lo hi
+	set -- "$1" "$2" "$3" $(echo "$1" | tr ',' '\n' | awk '
+		{ u = NR == 1 ? 262144 : 2 * u; l = NR == 1 ? 0 : u / 2
+		  lo += $1 * l
+		  if (NR < 14) hi += $1 * u; else if ($1) inf = 1 }
+		END { printf "%.0f %.0f\n", lo, inf ? -1 : hi }')
+	lo=$4 hi=$5
+	diag "$3: sojourn_sum_ns $2, bounds from the histogram [$lo, $hi)"
+	check_cmp "$2" -ge "$lo" "$3: sojourn_sum_ns at or above the buckets' lower edges"
+	[ "$hi" = -1 ] || check_cmp "$2" -lt "$hi" "$3: sojourn_sum_ns below the buckets' upper edges"
+	check_eq "$(( $2 % 1024 ))" 0 "$3: sojourn_sum_ns in 1024 ns steps"
+}
+
 # json_check: read JSON on stdin; fail unless it parses.
 json_check() { "$TCJ" check; }
 
