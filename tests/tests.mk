@@ -53,6 +53,7 @@ unit: $(UNIT) $(SIM)
 	$(UNIT)
 
 guest-tools: $(GUEST_TOOLS)
+	@scripts/prometheus-tools.sh >/dev/null
 fuzz: guest-tools
 
 $(TOOLS)/codel-fuzz: tests/fuzz/codel-fuzz.c tests/fuzz/model.c tests/fuzz/model.h $(FUZZ_LIB) pkt_sched_codel.h

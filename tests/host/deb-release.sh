@@ -106,7 +106,8 @@ build_in_clean_root() {
 state() {
 	chroot "$root" sh -c 'ls -d /usr/src/sch_codel-* /var/lib/dkms/sch_codel 2>/dev/null
 		find /lib/modules -path "*/updates/dkms/sch_codel.ko*" 2>/dev/null
-		ls /usr/lib/x86_64-linux-gnu/tc/q_codel.so 2>/dev/null
+		ls /usr/lib/x86_64-linux-gnu/tc/q_codel.so /usr/sbin/codel-exporter 2>/dev/null
+		ls /lib/systemd/system/codel-exporter.* /usr/lib/systemd/system/codel-exporter.* 2>/dev/null
 		dpkg-divert --list /usr/share/man/man8/tc-codel.8.gz
 		md5sum /usr/share/man/man8/tc-codel.8.gz'
 }
@@ -156,6 +157,11 @@ install_upgrade_purge() {
 	*) check_err 1 "$rel's tc with the plugin: no extended usage: $usage" ;;
 	esac
 	diag "$rel: $(chroot "$root" tc -V)"
+	# The exporter on the release's python3 and tc (a namespace of its
+	# own: no qdisc of ours, nothing to write, nothing loaded).
+	out=$(unshare -n chroot "$root" codel-exporter --stdout 2>&1)
+	check_err $? "$rel: codel-exporter --stdout: $out"
+	check_eq "$out" "" "$rel: codel-exporter with no codel qdisc"
 	in_root "apt-get install -y -q --no-install-recommends \
 		/debs/sch-codel-dkms_${snapshot}_all.deb /debs/tc-codel_${snapshot}_amd64.deb"
 	check_err $? "upgrade to the snapshot"

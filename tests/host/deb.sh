@@ -45,7 +45,7 @@ deb_contents() {
 	echo "$conf" | grep -qx 'BUILD_EXCLUSIVE_KERNEL=.*'
 	check_err $? "dkms.conf without BUILD_EXCLUSIVE_KERNEL"
 	check_eq "$(contents "$tcdeb" | tr '\n' ' ')" \
-		".$tclib/q_codel.so .$tclib/q_fq_codel_ext.so ./usr/share/doc/tc-codel/changelog.gz ./usr/share/doc/tc-codel/copyright .$man ./usr/share/man/man8/tc-fq_codel_ext.8.gz " \
+		"./lib/systemd/system/codel-exporter.service ./lib/systemd/system/codel-exporter.timer .$tclib/q_codel.so .$tclib/q_fq_codel_ext.so ./usr/sbin/codel-exporter ./usr/share/doc/tc-codel/changelog.gz ./usr/share/doc/tc-codel/copyright ./usr/share/man/man8/codel-exporter.8.gz .$man ./usr/share/man/man8/tc-fq_codel_ext.8.gz " \
 		"tc-codel contents"
 	check_eq "$(dpkg-deb -f "$dkmsdeb" Version) $(dpkg-deb -f "$tcdeb" Version)" "$ver $ver" \
 		"both versions are the snapshot's"
@@ -80,7 +80,7 @@ deb_lintian_clean() {
 state() {
 	ls -d /usr/src/sch_codel-* /var/lib/dkms/sch_codel 2>/dev/null
 	find /lib/modules -path '*/updates/dkms/sch_codel.ko*' 2>/dev/null
-	ls $tclib/q_codel.so 2>/dev/null
+	ls $tclib/q_codel.so /usr/sbin/codel-exporter /lib/systemd/system/codel-exporter.* 2>/dev/null
 	dpkg-divert --list "$man"
 	md5sum "$man"
 }
@@ -116,6 +116,17 @@ deb_install_remove_purge() {
 	check_eq "$(dkms status -m sch_codel -v "$ver" -k "$rel612" | sed 's/,.*: /: /')" \
 		"sch_codel/$ver: built" "dkms status ($rel612)"
 	diag "$(dkms status -m sch_codel | tr '\n' ';')"
+	# The exporter runs (a namespace of its own: no qdisc of ours, no
+	# metric, nothing loaded), its units verify, its timer is not enabled.
+	out=$(unshare -n /usr/sbin/codel-exporter --stdout 2>&1)
+	check_err $? "codel-exporter --stdout: $out"
+	check_eq "$out" "" "codel-exporter with no codel qdisc"
+	out=$(systemd-analyze verify --man=no /lib/systemd/system/codel-exporter.service \
+		/lib/systemd/system/codel-exporter.timer 2>&1)
+	check_err $? "systemd-analyze verify: $out"
+	check_eq "$out" "" "systemd-analyze verify of the exporter's units"
+	[ ! -e /etc/systemd/system/timers.target.wants/codel-exporter.timer ]
+	check_err $? "codel-exporter.timer enabled by the package"
 	# The man page is ours, iproute2's is diverted.
 	zcat "$man" | grep -q no_ce_threshold_selector
 	check_err $? "tc-codel(8) is not ours"

@@ -29,3 +29,14 @@ hostroot_up() {
 	mount --bind /run /hostroot/run
 	cp /etc/passwd /etc/group /hostroot/etc/
 }
+
+# prometheus_up: /hostroot/opt/prometheus, promtool and node_exporter
+# (qemu/run shares build/prometheus/bin when make guest-tools fetched it).
+PROM_BIN=/opt/prometheus
+prometheus_up() {
+	[ -x /hostroot$PROM_BIN/promtool ] && return 0
+	hostroot_up || return 1
+	mkdir -p /hostroot$PROM_BIN
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=262144 \
+		hostprom /hostroot$PROM_BIN 2>/dev/null && [ -x /hostroot$PROM_BIN/promtool ]
+}
