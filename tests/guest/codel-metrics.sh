@@ -77,8 +77,7 @@ metrics_exporter_textfile_served() {
 	EOF
 	check_err $? "the HTB tree with codel and fq_codel_ext leaves"
 	iperf_server_up
-	in_ns far iperf3 -s -p 5202 -D >/dev/null 2>&1
-	busywait 3000 eval "in_ns far cat /proc/net/tcp6 /proc/net/tcp | grep -q ':1452 [0-9A-F:]* 0A '"
+	iperf_server_up far 5202
 	check_err $? "iperf3 listening on 5202"
 	ip netns exec near iperf3 -c "$FAR" -p 5201 -t 3 >/dev/null 2>&1 &
 	ip netns exec near iperf3 -c "$FAR" -p 5202 -t 3 -P 2 >/dev/null 2>&1

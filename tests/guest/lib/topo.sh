@@ -123,20 +123,20 @@ mq_down() {
 	ip link set eth3 down
 }
 
-# iperf_server_up [NS]: an iperf3 server in NS (default far), as a
-# daemon, once it listens.
+# iperf_server_up [NS [PORT]]: an iperf3 server in NS (default far) on
+# PORT (default 5201), as a daemon, once it listens.
 iperf_server_up() {
-	local ns=${1:-far}
+	local ns=${1:-far} port=${2:-5201}
 	# A server still exiting from the last test would hold the port.
-	busywait 2000 iperf3_gone
-	in_ns "$ns" iperf3 -s -D >/dev/null 2>&1
-	busywait 3000 iperf_listening "$ns"
+	[ "$port" != 5201 ] || busywait 2000 iperf3_gone
+	in_ns "$ns" iperf3 -s -p "$port" -D >/dev/null 2>&1
+	busywait 3000 iperf_listening "$ns" "$port"
 }
 
-# iperf_listening NS: NS listens on iperf3's port, 5201 (0x1451).
+# iperf_listening NS PORT: NS listens on TCP PORT.
 iperf_listening() {
 	in_ns "$1" cat /proc/net/tcp6 /proc/net/tcp 2>/dev/null |
-		grep -q ':1451 [0-9A-F:]* 0A '
+		grep -q ":$(printf '%04X' "$2") [0-9A-F:]* 0A "
 }
 
 iperf3_gone() { ! iperf3_running; }
