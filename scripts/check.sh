@@ -60,6 +60,7 @@ if [ -z "$only" ]; then
 	suite tc-plugin tests/host/tc-plugin.sh
 	suite deploy tests/host/deploy.sh
 	suite exporter tests/host/exporter.sh
+	suite mutants tests/host/mutants.sh
 	suite deb tests/host/deb.sh
 	# make check-all: the packages built and installed in fresh roots
 	# of each Debian release (clean-root build, lintian, install,
