@@ -199,7 +199,8 @@ limit_overflow_counted() {
 	require_cmd iperf3 "$name" || return
 	topo_router_up
 	quiet_path
-	htb_with_leaf 1mbit codel limit 5
+	# (the debug kernel's sender offers ~9 Mbit/s, not 20: half the rate)
+	htb_with_leaf "$(bottleneck 1mbit)" codel limit 5
 	iperf_server_up
 	in0=$(dev_stat veth0 rx_packets) out0=$(far_stat rx_packets)
 	ip netns exec near iperf3 -c "$FAR" -u -b 20M -l 1400 -t 3 >/dev/null 2>&1
