@@ -135,11 +135,19 @@ ecn_traffic_marked_not_dropped() {
 		# TCP only (ECN-capable with tcp_ecn=1); ARP is Not-ECT.
 		htb_proto_leaf 6 "$rate" codel $mode
 		check_err $? "HTB with codel $mode"
+		# The flow's Not-ECT packets (SYN, pure ACKs, FIN, and
+		# retransmissions, which Linux sends without ECT) go to the
+		# other class: CoDel must drop those, so codel sees only ECT
+		# and CE packets and any drop of its is an ECN-capable one.
+		tc filter add dev eth0 parent 1: prio 1 protocol ip u32 \
+			match ip protocol 6 0xff match ip tos 0x00 0x03 flowid 1:20
+		check_err $? "filter of Not-ECT TCP to 1:20"
 		far_ce_run 3
 		check_load_flowed "$rate"
 		s=$(stats_of qdisc eth0 10:)
 		marks=$(field "$s" ecn_mark)
 		diag "codel $mode: far got $ce CE, $bad header/checksum errors; $(echo "$s" | tr -s ' ')"
+		diag "Not-ECT TCP and the rest kept out of codel: $(tc -s class show dev eth0 classid 1:20 | sed -n 's/.*Sent [0-9]* bytes \([0-9]*\) pkt.*/\1/p') packets"
 		if [ $mode = ecn ]; then
 			check_cmp "$marks" -gt 0 "CoDel ECN-marked packets"
 			check_eq "$(dropped "$s")" 0 "ECN-capable packets dropped"
