@@ -33,11 +33,14 @@ summary() {
 
 passed=0 failed=0 skipped=0 bad=0
 suite() {
-	local name=$1 rc
+	local name=$1 rc t0
 	shift
 	echo "=== $name"
+	t0=$(date +%s)
 	"$@" 2>&1 | tee "$log/$name.log"
 	rc=${PIPESTATUS[0]}
+	# Where CI's budget goes, suite by suite (docs/tests.md).
+	echo "=== $name took $(( $(date +%s) - t0 ))s"
 	read -r p f s <<<"$(summary "$log/$name.log")"
 	if [ -z "${p:-}" ]; then
 		echo "check: $name produced no summary (exit $rc): counted as 1 failure"

@@ -102,7 +102,9 @@ if [ ! -e .config ] || ! cmp -s "$want.new" "$want"; then
 fi
 rm -f "$want.new"
 
+t0=$(date +%s)
 make -s -j"$(nproc)" bzImage modules >&2
+echo "debug-kernel: make bzImage modules took $(( $(date +%s) - t0 ))s" >&2
 rel=$(make -s kernelrelease)
 dest=$top/build/kernel/$rel
 if [ ! -e "$dest/.done" ] || [ arch/x86/boot/bzImage -nt "$dest/.done" ]; then
