@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
 /*
- * tc plugin for the out-of-tree fq_codel_ext qdisc (sch_fq_codel.c): stock
- * tc loads q_fq_codel_ext.so for the kind "fq_codel_ext".  It takes the
+ * tc support for the out-of-tree fq_codel_ext qdisc (sch_fq_codel.c): built
+ * into tc by tc-patch/, and the plugin q_fq_codel_ext.so that stock tc
+ * loads for the kind "fq_codel_ext" (the same source).  It takes the
  * options of tc's fq_codel, sent as tc sends them for fq_codel, plus the
  * module's own, and prints what tc prints for fq_codel followed by the
  * module's counters and sojourn-time histogram.  Unlike tc's fq_codel

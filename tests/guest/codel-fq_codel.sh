@@ -8,6 +8,7 @@
 ALL_TESTS="$ALL_TESTS
 	fq_codel_ext_autoloads_ours
 	fq_codel_ext_prints_as_intree
+	fq_codel_ext_patched_tc_without_plugin
 	fq_codel_ext_rejects_with_reason
 	fq_codel_ext_isolates_sparse_flow
 	fq_codel_ext_traces_match_counters
@@ -88,6 +89,49 @@ $FQ_OPTION_SETS
 EOF
 	check_eq "$n" 5 "option sets compared"
 	log_test "fq_codel_ext: tc prints it as the built-in fq_codel ($n option sets)"
+}
+
+# fq_codel_ext_patched_tc_without_plugin: tc built with tc-patch/ knows
+# fq_codel_ext itself (no plugin directory to load from): it adds,
+# changes and prints the qdisc, counters and histogram included, exactly
+# as stock tc with the plugin prints it.
+fq_codel_ext_patched_tc_without_plugin() {
+	local name="fq_codel_ext: the patched tc drives it without the plugin, printing what the plugin prints"
+	local opts="limit 2000 flows 512 quantum 1600 target 4ms interval 90ms ce_threshold 3ms memory_limit 16Mb drop_batch 32 split_gso"
+	local ours ref
+	require_patched "$name" || return
+	require_fq_plugin "$name" || return
+	topo_router_up
+	# Nothing but the pings through eth0 between the two dumps compared.
+	quiet_path
+	# Under HTB: an idle root fq_codel_ext may be bypassed (as the
+	# built-in), and the packets would miss its histogram.
+	TC_LIB_DIR=/nonexistent $TC_PATCHED -batch - <<-EOF
+	qdisc add dev eth0 root handle 1: htb default 10
+	class add dev eth0 parent 1: classid 1:10 htb rate 10mbit quantum 1514
+	qdisc add dev eth0 parent 1:10 handle 10: fq_codel_ext $opts
+	EOF
+	check_err $? "patched tc: HTB with fq_codel_ext $opts"
+	# Packets through it, so that counters and histogram are not 0.
+	ping -q -c 20 -i 0.02 -W 2 "$FAR" >/dev/null
+	check_err $? "ping through fq_codel_ext"
+	ours=$(TC_LIB_DIR=/nonexistent $TC_PATCHED -s qdisc show dev eth0
+		TC_LIB_DIR=/nonexistent $TC_PATCHED -s -j qdisc show dev eth0)
+	ref=$(tc_plugin -s qdisc show dev eth0; tc_plugin -s -j qdisc show dev eth0)
+	# Precondition: the module's options, counters and histogram printed.
+	case $ours in
+	*"drop_batch 32 split_gso"*"dequeue_calls "*"sojourn <"*'"split_gso":true'*) ;;
+	*) check_err 1 "patched tc did not print fq_codel_ext's options and counters: $ours" ;;
+	esac
+	check_eq "$ours" "$ref" "patched tc vs stock tc with the plugin"
+	TC_LIB_DIR=/nonexistent $TC_PATCHED qdisc change dev eth0 parent 1:10 handle 10: \
+		fq_codel_ext no_split_gso no_ce_threshold
+	check_err $? "patched tc: change no_split_gso no_ce_threshold"
+	check_eq "$(tc_plugin qdisc show dev eth0 parent 1:10 | sed 's/[[:space:]]*$//')" \
+		"qdisc fq_codel_ext 10: parent 1:10 limit 2000p flows 512 quantum 1600 target 4ms interval 90ms memory_limit 16Mb ecn drop_batch 32" \
+		"after the patched tc's change"
+	tc qdisc del dev eth0 root
+	log_test "$name"
 }
 
 # fq_codel_ext_rejects_with_reason: each bad value is refused with a

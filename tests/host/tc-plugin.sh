@@ -17,12 +17,13 @@ src=$(scripts/iproute2-source.sh)
 
 cleanup_all() { :; }
 
-# patched: iproute2's q_codel.c, tc-codel(8) and pkt_sched.h with
-# tc-patch/ applied, under $work/patched.
+# patched: what tc-patch/ touches of iproute2 (q_codel.c, tc-codel(8),
+# pkt_sched.h, tc's Makefile; q_fq_codel_ext.c and tc-fq_codel_ext(8) it
+# adds), with tc-patch/ applied, under $work/patched.
 patched_tree() {
 	rm -rf "$work/patched"
 	mkdir -p "$work/patched"
-	(cd "$src" && cp -a --parents tc/q_codel.c man/man8/tc-codel.8 \
+	(cd "$src" && cp -a --parents tc/q_codel.c tc/Makefile man/man8/tc-codel.8 \
 		include/uapi/linux/pkt_sched.h "$work/patched/")
 	for p in tc-patch/*.patch; do
 		patch -d "$work/patched" -p1 --batch --forward --quiet <"$p" || return 1
@@ -36,7 +37,14 @@ tc_sources_are_the_patches() {
 	check_err $? "tc/q_codel.c is not iproute2's with tc-patch/ applied"
 	cmp -s "$work/patched/man/man8/tc-codel.8" tc/tc-codel.8
 	check_err $? "tc/tc-codel.8 is not iproute2's with tc-patch/ applied"
-	log_test "tc plugin: tc/q_codel.c and tc/tc-codel.8 are $(basename "$src") with tc-patch/ applied"
+	# fq_codel_ext: the plugin's source is the file the patches add.
+	cmp -s "$work/patched/tc/q_fq_codel_ext.c" tc/q_fq_codel_ext.c
+	check_err $? "tc/q_fq_codel_ext.c is not the file tc-patch/ adds"
+	cmp -s "$work/patched/man/man8/tc-fq_codel_ext.8" tc/tc-fq_codel_ext.8
+	check_err $? "tc/tc-fq_codel_ext.8 is not the file tc-patch/ adds"
+	grep -qx 'TCMODULES += q_fq_codel_ext.o' "$work/patched/tc/Makefile"
+	check_err $? "tc-patch/ does not build q_fq_codel_ext.o into tc"
+	log_test "tc plugin: tc/q_codel.c, tc/q_fq_codel_ext.c and their pages are $(basename "$src") with tc-patch/ applied"
 }
 
 # The same file compiled against iproute2's headers (tc-patch/ applied)
@@ -44,32 +52,41 @@ tc_sources_are_the_patches() {
 # A declaration that differs in a parameter's type or order, or a
 # qdisc_util member out of place, changes one of them.
 tc_headers_match_iproute2() {
+	local p
 	patched_tree
 	mkdir -p "$work/inc/linux"
 	cp "$work/patched/include/uapi/linux/pkt_sched.h" "$work/inc/linux/"
-	flags="-O2 -g0 -D_GNU_SOURCE -fPIC -c"
+	for p in q_codel q_fq_codel_ext; do
+		headers_match "$p"
+	done
+	log_test "tc plugin: q_codel.c and q_fq_codel_ext.c built against tc/include, the same objects as against $(basename "$src")'s patched headers"
+}
+
+# headers_match NAME: tc/NAME.c against iproute2's patched headers and
+# against tc/include.
+headers_match() {
+	local p=$1 o flags="-O2 -g0 -D_GNU_SOURCE -fPIC -c"
 	# shellcheck disable=SC2086
 	gcc $flags -I"$work/inc" -I"$src/include" -I"$src/include/uapi" -I"$src/tc" \
-		-o "$work/ref.o" tc/q_codel.c
-	check_err $? "q_codel.c against iproute2's headers"
+		-o "$work/ref.o" "tc/$p.c"
+	check_err $? "$p.c against iproute2's headers"
 	# shellcheck disable=SC2086
-	gcc $flags -Itc/include -I. -o "$work/ours.o" tc/q_codel.c
-	check_err $? "q_codel.c against tc/include"
+	gcc $flags -Itc/include -I. -o "$work/ours.o" "tc/$p.c"
+	check_err $? "$p.c against tc/include"
 	for o in ref ours; do
 		objdump -dr --no-show-raw-insn "$work/$o.o" | tail -n +3 >"$work/$o.dis"
 		objdump -r -s -j .rodata -j .rodata.str1.1 -j .rodata.str1.8 \
 			-j .data.rel.local -j .data.rel.ro.local "$work/$o.o" 2>/dev/null |
 			tail -n +3 >"$work/$o.data"
 	done
-	check_cmp "$(wc -l <"$work/ref.dis")" -gt 1000 "precondition: the disassembly holds the plugin"
-	# codel_qdisc_util: its id and three callbacks, relocated.
+	check_cmp "$(wc -l <"$work/ref.dis")" -gt 1000 "precondition: the disassembly holds $p"
+	# The qdisc_util: its id and three callbacks, relocated.
 	check_cmp "$(sed -n '/RELOCATION RECORDS FOR \[.data.rel.local\]/,/^$/p' "$work/ref.data" |
-		grep -c R_X86_64_64)" -ge 4 "precondition: codel_qdisc_util's members among the relocations"
+		grep -c R_X86_64_64)" -ge 4 "precondition: $p's qdisc_util members among the relocations"
 	cmp -s "$work/ref.dis" "$work/ours.dis"
-	check_err $? "code differs: $(diff "$work/ref.dis" "$work/ours.dis" | head -n 4 | tr '\n' ' ')"
+	check_err $? "$p: code differs: $(diff "$work/ref.dis" "$work/ours.dis" | head -n 4 | tr '\n' ' ')"
 	cmp -s "$work/ref.data" "$work/ours.data"
-	check_err $? "data or relocations differ: $(diff "$work/ref.data" "$work/ours.data" | head -n 4 | tr '\n' ' ')"
-	log_test "tc plugin: built against tc/include, the same object as against $(basename "$src")'s headers"
+	check_err $? "$p: data or relocations differ: $(diff "$work/ref.data" "$work/ours.data" | head -n 4 | tr '\n' ' ')"
 }
 
 tc_symbols_in_each_stock_tc() {
