@@ -118,7 +118,8 @@ BACKPORTS_TESTS := module_autoload_is_ours fq_codel_ext_autoloads_ours tdc_codel
 	accounting_root accounting_htb accounting_tbf accounting_prio \
 	accounting_netem accounting_hfsc accounting_cbs accounting_drr \
 	accounting_qfq accounting_ets mtu_guard_capped_on_huge_mtu \
-	fuzz_netlink fuzz_under_parents fuzz_unprivileged_userns
+	fuzz_netlink fuzz_under_parents fuzz_unprivileged_userns \
+	fq_codel_ext_overflow_batch_drop_accounted
 
 check-all: deps
 	@$(MAKE) --no-print-directory all guest-tools tc deb
@@ -161,7 +162,8 @@ SANITIZER_TESTS := fuzz_netlink fuzz_under_parents fuzz_unprivileged_userns \
 	split_gso_all_segments_over_limit \
 	accounting_tbf fq_drop_to_empty_in_dequeue_under_htb \
 	fq_drop_to_empty_in_peek_under_qfq fq_lifecycle_load_use_unload \
-	fq_codel_ext_split_gso_keeps_accounting kmemleak_clean
+	fq_codel_ext_split_gso_keeps_accounting \
+	fq_codel_ext_overflow_batch_drop_accounted kmemleak_clean
 # On the debug kernel kmemleak judges the lifecycle: a leak of one object
 # a cycle shows as 60 or more new suspects in 2 x 30 cycles; no slab count
 # needs a long window or a warm-up there (make check-debug runs 2 x 150).

@@ -12,6 +12,9 @@ ALL_TESTS="$ALL_TESTS
 	fq_codel_ext_rejects_with_reason
 	fq_codel_ext_isolates_sparse_flow
 	fq_codel_ext_traces_match_counters
+	fq_codel_ext_ecn_marks_not_drops
+	fq_codel_ext_overflow_batch_drop_accounted
+	fq_codel_ext_filters_and_priority_pick_flows
 	fq_codel_ext_split_gso_keeps_accounting
 "
 
@@ -291,6 +294,147 @@ fq_codel_ext_traces_match_counters() {
 	check_err $? "a class's CoDel state: $(head -n 8 /tmp/fq-classes.txt | tr '\n' '|')"
 	grep -q '^  sojourn <' /tmp/fq-classes.txt
 	check_err $? "a class's histogram: $(head -n 8 /tmp/fq-classes.txt | tr '\n' '|')"
+	unset TC_LIB_DIR
+	log_test "$name"
+}
+
+# fq_codel_ext_overflow_batch_drop_accounted: 20 Mbit/s of UDP in two
+# flows into fq_codel_ext limit 40 under a 1 Mbit/s HTB class.  Over the
+# limit, enqueue drops a batch from the fattest flow, often the packet's
+# own: the parents must hear of every packet dropped (CVE-2025-37798's
+# class of bug leaves HTB counting packets that are gone).
+fq_codel_ext_overflow_batch_drop_accounted() {
+	local name="fq_codel_ext: over its limit the batch drop is counted, and HTB hears of every packet"
+	local in0 out0 in s root sent drops over
+	require_fq_plugin "$name" || return
+	require_cmd iperf3 "$name" || return
+	topo_router_up
+	quiet_path
+	export TC_LIB_DIR=$TC_PLUGIN_DIR
+	# (the debug kernel's sender offers ~9 Mbit/s, not 20: half the rate)
+	htb_with_leaf "$(bottleneck 1mbit)" fq_codel_ext limit 40 drop_batch 8
+	check_err $? "HTB with fq_codel_ext limit 40"
+	iperf_server_up
+	in0=$(dev_stat veth0 rx_packets) out0=$(far_stat rx_packets)
+	ip netns exec near iperf3 -c "$FAR" -u -b 10M -l 1400 -P 2 -t 3 >/dev/null 2>&1
+	wait_settled
+	s=$(stats_of qdisc eth0 10:) root=$(stats_of qdisc eth0 1:)
+	sent=$(sent_pkts "$s") drops=$(dropped "$s") over=$(field "$s" drop_overlimit)
+	in=$(($(dev_stat veth0 rx_packets) - in0))
+	diag "fq_codel_ext limit 40: forwarded $in; $(echo "$s" | tr -s ' ')"
+	check_cmp "$in" -ge $((5 * sent)) "precondition: offered load far above the class rate"
+	check_cmp "$over" -gt 0 "precondition: drops over the limit"
+	check_eq "$((sent + drops))" "$in" "delivered + dropped vs packets forwarded from near"
+	check_eq "$sent" "$(($(far_stat rx_packets) - out0))" "Sent vs far's eth1 rx_packets"
+	check_eq "$(( $(field "$s" codel_drops) + over ))" "$drops" "codel_drops + drop_overlimit vs drops"
+	check_eq "$(sent_pkts "$root") $(dropped "$root")" "$sent $drops" "HTB's Sent and drops vs its child's"
+	check_eq "$(backlog_pkts "$root") $(backlog_bytes "$root")" "0 0" "HTB's backlog after the drain"
+	check_eq "$(backlog_pkts "$s") $(field "$s" memory_used | grep . || echo 0)" "0 0" "fq_codel_ext's backlog and memory after the drain"
+	unset TC_LIB_DIR
+	log_test "$name"
+}
+
+# fq_codel_ext_filters_and_priority_pick_flows: as the in-tree fq_codel,
+# a filter on the qdisc picks the flow (class minor), a filter that shoots
+# drops the packet and counts it, and skb->priority naming the qdisc's
+# handle picks the flow before any filter.  The flows in use show as
+# classes while they hold packets.
+fq_codel_ext_filters_and_priority_pick_flows() {
+	local name="fq_codel_ext: filters and skb->priority pick the flow; a shot packet is counted as a drop"
+	local s drops classes
+	require_fq_plugin "$name" || return
+	require_cmd iperf3 "$name" || return
+	topo_router_up
+	quiet_path
+	export TC_LIB_DIR=$TC_PLUGIN_DIR
+	htb_with_leaf "$(bottleneck 1mbit)" fq_codel_ext
+	check_err $? "HTB with fq_codel_ext"
+	# With filters, a packet none matches is dropped: the catch-all
+	# keeps iperf3's TCP control connection (to the same flow).
+	tc -batch - <<-EOF
+	filter add dev eth0 parent 10: prio 1 protocol ip u32 match ip protocol 1 0xff action drop
+	filter add dev eth0 parent 10: prio 2 protocol ip u32 match u32 0 0 flowid 10:7
+	EOF
+	check_err $? "filters on fq_codel_ext 10:"
+	iperf_server_up
+	ip netns exec near iperf3 -c "$FAR" -u -b 3M -l 1400 -t 3 >/dev/null 2>&1 &
+	sleep 1.5
+	classes=$(tc -s class show dev eth0 parent 10: | sed -n 's/^class fq_codel_ext \(10:[0-9a-f]*\) parent 10:.*/\1/p' | tr '\n' ' ')
+	ip netns exec near ping -q -c 5 -i 0.1 -W 1 "$FAR" >/dev/null 2>&1
+	wait $!
+	wait_settled
+	s=$(stats_of qdisc eth0 10:)
+	drops=$(dropped "$s")
+	diag "filters: classes under load: $classes; $(echo "$s" | tr -s ' ')"
+	check_eq "$classes" "10:7 " "the UDP flow is class 10:7, the filter's"
+	check_cmp "$(sent_pkts "$s")" -gt 100 "precondition: UDP went through"
+	# The 5 pings were shot by the filter: drops, not CoDel's nor the limit's.
+	check_eq "$((drops - $(field "$s" codel_drops) - $(field "$s" drop_overlimit)))" 5 "pings dropped by the filter"
+	tc qdisc del dev eth0 root
+	# skb->priority 10:400 (flow 1024 of 1024, the last), set by HTB's
+	# filter, wins over fq_codel_ext's filters.
+	htb_with_leaf "$(bottleneck 1mbit)" fq_codel_ext
+	check_err $? "HTB with fq_codel_ext, again"
+	tc -batch - <<-EOF
+	filter add dev eth0 parent 1: prio 1 protocol ip u32 match u32 0 0 classid 1:10 action skbedit priority 10:400
+	filter add dev eth0 parent 10: prio 1 protocol ip u32 match u32 0 0 flowid 10:7
+	EOF
+	check_err $? "skbedit priority 10:400 on HTB, a filter to 10:7 on fq_codel_ext"
+	ip netns exec near iperf3 -c "$FAR" -u -b 3M -l 1400 -t 3 >/dev/null 2>&1 &
+	sleep 1.5
+	classes=$(tc -s class show dev eth0 parent 10: | sed -n 's/^class fq_codel_ext \(10:[0-9a-f]*\) parent 10:.*/\1/p' | tr '\n' ' ')
+	wait $!
+	wait_settled
+	diag "priority: classes under load: $classes"
+	check_eq "$classes" "10:400 " "the UDP flow is class 10:400, from skb->priority"
+	unset TC_LIB_DIR
+	log_test "$name"
+}
+
+# fq_codel_ext_ecn_marks_not_drops: codel_traffic.sh's ECN test through
+# fq_codel_ext: ECN-capable TCP is marked (each mark traced and received
+# as CE at far), never dropped; with noecn the same flow is dropped.
+fq_codel_ext_ecn_marks_not_drops() {
+	local name="fq_codel_ext: ECN-capable TCP is marked, not dropped; each mark traced and received; noecn drops"
+	local T=/sys/kernel/tracing E rate mode s marks ev
+	require_fq_plugin "$name" || return
+	require_cmd iperf3 "$name" || return
+	rate=$(bottleneck 10mbit)
+	topo_router_up
+	ip netns exec near sysctl -qw net.ipv4.tcp_ecn=1
+	export TC_LIB_DIR=$TC_PLUGIN_DIR
+	E=$T/events/fq_codel_ext/fq_codel_ext_ecn_mark
+	iperf_server_up
+	for mode in ecn noecn; do
+		htb_proto_leaf 6 "$rate" fq_codel_ext $mode
+		check_err $? "HTB with fq_codel_ext $mode"
+		# Not-ECT TCP (SYN, pure ACKs, FIN, retransmissions) to the
+		# other class, as in ecn_traffic_marked_not_dropped.
+		tc filter add dev eth0 parent 1: prio 1 protocol ip u32 \
+			match ip protocol 6 0xff match ip tos 0x00 0x03 flowid 1:20
+		check_err $? "filter of Not-ECT TCP to 1:20"
+		echo >$T/trace
+		echo 1 >$E/enable
+		far_ce_run 3
+		echo 0 >$E/enable
+		check_load_flowed "$rate"
+		s=$(stats_of qdisc eth0 10:)
+		marks=$(field "$s" ecn_mark)
+		ev=$(grep -c 'fq_codel_ext_ecn_mark: dev=eth0 handle=10: flow=' $T/trace)
+		diag "fq_codel_ext $mode: far got $ce CE, $bad errors, $ev mark events; $(echo "$s" | tr -s ' ')"
+		if [ $mode = ecn ]; then
+			check_cmp "$marks" -gt 0 "fq_codel_ext ECN-marked packets"
+			check_eq "$(dropped "$s")" 0 "ECN-capable packets dropped"
+		else
+			check_cmp "$(dropped "$s")" -gt 0 "noecn: fq_codel_ext dropped"
+			check_eq "$marks" 0 "noecn: packets ECN-marked"
+		fi
+		check_eq "$ce" "$marks" "$mode: CE packets at far vs ecn_mark"
+		check_eq "$ev" "$marks" "$mode: ecn_mark events vs ecn_mark"
+		check_eq "$bad" 0 "$mode: IP header or TCP checksum errors at far"
+		tc qdisc del dev eth0 root
+	done
+	echo >$T/trace
 	unset TC_LIB_DIR
 	log_test "$name"
 }
