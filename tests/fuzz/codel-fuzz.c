@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
 /*
- * codel-fuzz: netlink fuzzer for the codel qdisc, run in the guest.
+ * codel-fuzz: netlink fuzzer for the codel qdisc, run in the guest
+ * (--kind fq_codel_ext: the same for fq_codel_ext, with its model).
  *
  * Creates, changes, replaces and deletes root codel qdiscs on the given
  * devices with random and adversarial TCA_OPTIONS (unknown, UNSPEC and
@@ -56,6 +57,7 @@
 #include <grp.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -86,6 +88,8 @@ struct dev {
 };
 
 static struct dev devs[MAX_DEVS];
+/* The qdisc fuzzed: codel, or fq_codel_ext (--kind). */
+static const char *qkind = "codel";
 static int ndevs, nl_fd, pk_fd;
 static unsigned long ops, accepted, rejected, failures;
 /* Where codel sits: the root (1:), or 10: under --parent's class 1:1. */
@@ -140,6 +144,9 @@ struct dumped {
 	uint32_t	memory_limit;
 	uint8_t		selector, mask;
 	bool		has_ce, has_split, has_selector, has_memory;
+	/* fq_codel_ext's */
+	uint32_t	flows, quantum, drop_batch;
+	bool		has_mask;
 	uint64_t	sent_packets;
 	/* qlen and backlog of the root and of whatever sits at q_parent */
 	uint32_t	root_qlen, root_backlog, leaf_qlen, leaf_backlog;
@@ -177,11 +184,61 @@ static void read_ext(struct rtattr *nest, struct dumped *out)
 	}
 }
 
+/* fq_codel_ext's settings from the dump's TCA_OPTIONS. */
+static void read_fq_options(struct rtattr *a, struct dumped *out)
+{
+	struct rtattr *o, *e;
+	int olen = RTA_PAYLOAD(a), elen;
+
+	for (o = RTA_DATA(a); RTA_OK(o, olen); o = RTA_NEXT(o, olen)) {
+		uint32_t x = 0;
+
+		memcpy(&x, RTA_DATA(o), RTA_PAYLOAD(o) < 4 ? RTA_PAYLOAD(o) : 4);
+		switch (o->rta_type) {
+		case TCA_FQ_CODEL_TARGET: out->target = x; break;
+		case TCA_FQ_CODEL_INTERVAL: out->interval = x; break;
+		case TCA_FQ_CODEL_LIMIT: out->limit = x; break;
+		case TCA_FQ_CODEL_ECN: out->ecn = x; break;
+		case TCA_FQ_CODEL_FLOWS: out->flows = x; break;
+		case TCA_FQ_CODEL_QUANTUM: out->quantum = x; break;
+		case TCA_FQ_CODEL_DROP_BATCH_SIZE: out->drop_batch = x; break;
+		case TCA_FQ_CODEL_MEMORY_LIMIT:
+			out->memory_limit = x;
+			out->has_memory = true;
+			break;
+		case TCA_FQ_CODEL_CE_THRESHOLD:
+			out->ce_threshold = x;
+			out->has_ce = true;
+			break;
+		case TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR:
+			out->selector = (uint8_t)x;
+			out->has_selector = true;
+			break;
+		case TCA_FQ_CODEL_CE_THRESHOLD_MASK:
+			out->mask = (uint8_t)x;
+			out->has_mask = true;
+			break;
+		case TCA_FQ_CODEL_EXT | NLA_F_NESTED:
+			elen = RTA_PAYLOAD(o);
+			for (e = RTA_DATA(o); RTA_OK(e, elen); e = RTA_NEXT(e, elen))
+				if (e->rta_type == TCA_FQ_CODEL_EXT_SPLIT_GSO) {
+					memcpy(&out->split_gso, RTA_DATA(e), 4);
+					out->has_split = true;
+				}
+			break;
+		}
+	}
+}
+
 static void read_options(struct rtattr *a, struct dumped *out)
 {
 	struct rtattr *o;
 	int olen = RTA_PAYLOAD(a);
 
+	if (model_fq) {
+		read_fq_options(a, out);
+		return;
+	}
 	for (o = RTA_DATA(a); RTA_OK(o, olen); o = RTA_NEXT(o, olen)) {
 		uint32_t x = 0;
 
@@ -223,7 +280,14 @@ static void read_stats(struct rtattr *a, uint64_t *sent, uint32_t *qlen, uint32_
 			*backlog = q.backlog;
 			if (out)
 				out->leaf_drops = q.drops;
-		} else if (out && s->rta_type == TCA_STATS_APP &&
+		} else if (out && model_fq && s->rta_type == TCA_STATS_APP &&
+			   RTA_PAYLOAD(s) >= sizeof(struct tc_fq_codel_xstats)) {
+			struct tc_fq_codel_xstats x;
+
+			memcpy(&x, RTA_DATA(s), sizeof(x));
+			out->ecn_mark = x.qdisc_stats.ecn_mark;
+			out->ce_mark = x.qdisc_stats.ce_mark;
+		} else if (out && !model_fq && s->rta_type == TCA_STATS_APP &&
 			   RTA_PAYLOAD(s) >= sizeof(struct tc_codel_xstats)) {
 			struct tc_codel_xstats x;
 
@@ -306,18 +370,51 @@ static void dump_root(const struct dev *d, struct dumped *out)
 	}
 }
 
+/*
+ * fq_codel_ext's dump against the model: every setting, and as the
+ * in-tree fq_codel, the selector and mask only with a ce_threshold.
+ */
+static void check_fq_dump(const struct dev *d, const char *what, const struct dumped *g)
+{
+	const struct params *p = &d->p;
+	bool ce = p->ce_threshold != DISABLED;
+
+	if (g->target == time_to_us(p->target) && g->interval == time_to_us(p->interval) &&
+	    g->limit == p->limit && g->ecn == p->ecn && g->flows == p->flows &&
+	    g->quantum == p->quantum && g->drop_batch == p->drop_batch &&
+	    g->has_memory && g->memory_limit == p->memory_limit &&
+	    g->has_split && g->split_gso == p->split_gso &&
+	    g->has_ce == ce && (!ce || g->ce_threshold == time_to_us(p->ce_threshold)) &&
+	    g->has_selector == ce && g->has_mask == ce &&
+	    (!ce || (g->selector == p->selector && g->mask == p->mask)))
+		return;
+	fail("%s %s: dump target %u interval %u limit %u ecn %u flows %u quantum %u batch %u "
+	     "memory %u split %u ce %s%u sel %#x/%#x, model target %u interval %u limit %u "
+	     "ecn %u flows %u quantum %u batch %u memory %u split %u ce %u sel %#x/%#x",
+	     d->name, what, g->target, g->interval, g->limit, g->ecn, g->flows, g->quantum,
+	     g->drop_batch, g->memory_limit, g->split_gso, g->has_ce ? "" : "off/",
+	     g->ce_threshold, g->selector, g->mask, time_to_us(p->target),
+	     time_to_us(p->interval), p->limit, p->ecn, p->flows, p->quantum, p->drop_batch,
+	     p->memory_limit, p->split_gso, ce ? time_to_us(p->ce_threshold) : 0,
+	     p->selector, p->mask);
+}
+
 static void check_dump(const struct dev *d, const char *what)
 {
 	struct dumped g;
 
 	dump_root(d, &g);
 	if (!d->exists) {
-		if (g.found && !strcmp(g.kind, "codel"))
-			fail("%s %s: codel %x: still present", d->name, what, q_handle >> 16);
+		if (g.found && !strcmp(g.kind, qkind))
+			fail("%s %s: %s %x: still present", d->name, what, qkind, q_handle >> 16);
 		return;
 	}
-	if (!g.found || strcmp(g.kind, "codel")) {
-		fail("%s %s: codel %x: missing from the dump", d->name, what, q_handle >> 16);
+	if (!g.found || strcmp(g.kind, qkind)) {
+		fail("%s %s: %s %x: missing from the dump", d->name, what, qkind, q_handle >> 16);
+		return;
+	}
+	if (model_fq) {
+		check_fq_dump(d, what, &g);
 		return;
 	}
 	if (g.target != time_to_us(d->p.target) || g.interval != time_to_us(d->p.interval) ||
@@ -403,6 +500,32 @@ static void check_drains(const struct dev *d)
 
 /* --- one operation ------------------------------------------------------- */
 
+/*
+ * A new qdisc's settings on d.  fq_codel_ext's quantum defaults to what
+ * psched_mtu() says at creation: the MTU plus the link header, 14 bytes on
+ * the Ethernet-like devices fuzzed (dummy, virtio-net).
+ */
+static void dev_defaults(const struct dev *d, struct params *p)
+{
+	struct ifreq ifr = { 0 };
+	uint32_t quantum = 0;
+	int fd;
+
+	if (model_fq) {
+		fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", d->name);
+		if (fd < 0 || ioctl(fd, SIOCGIFMTU, &ifr))
+			fail("%s: SIOCGIFMTU: %s", d->name, strerror(errno));
+		else
+			quantum = (uint32_t)ifr.ifr_mtu + 14;
+		if (fd >= 0)
+			close(fd);
+		if (quantum < 256)
+			quantum = 256;
+	}
+	defaults(p, quantum);
+}
+
 static void one_op(struct dev *d)
 {
 	struct nl_tc_req q = { 0 };
@@ -430,7 +553,7 @@ static void one_op(struct dev *d)
 		return;
 	}
 
-	nl_put_attr(&q.n, TCA_KIND, "codel", 6, NLA_HDRLEN + 6);
+	nl_put_attr(&q.n, TCA_KIND, qkind, strlen(qkind) + 1, NLA_HDRLEN + strlen(qkind) + 1);
 	if (op <= 3) {
 		what = "create";
 		q.n.nlmsg_type = RTM_NEWQDISC;
@@ -449,11 +572,11 @@ static void one_op(struct dev *d)
 		if (d->exists && op > 3)
 			base = d->p;
 		else
-			defaults(&base);
-		build_options(&q.n, &base, &v);
+			dev_defaults(d, &base);
+		build_options(&q.n, &base, d->exists && op > 3, &v);
 	} else {
 		/* no TCA_OPTIONS at all */
-		defaults(&v.p);
+		dev_defaults(d, &v.p);
 		if (d->exists && op > 3)
 			v.p = d->p;
 		v.ok = true;
@@ -495,7 +618,7 @@ static void one_op(struct dev *d)
 static int qdisc_op(const struct dev *d, uint16_t type, uint16_t flags)
 {
 	return nl_qdisc(nl_fd, type, flags, d->ifindex, q_parent, q_handle,
-			type == RTM_NEWQDISC ? "codel" : NULL);
+			type == RTM_NEWQDISC ? qkind : NULL);
 }
 
 static int write_file(const char *path, const char *text)
@@ -680,7 +803,7 @@ static void netns_dies_loaded(void)
 	}
 	if (!pid) {
 		execl("/proc/self/exe", "codel-fuzz", "--netns-child",
-		      parent_kind ? parent_kind : "-", (char *)NULL);
+		      parent_kind ? parent_kind : "-", qkind, (char *)NULL);
 		_exit(9);
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
@@ -707,7 +830,7 @@ static int codel_set_times(struct dev *d, uint32_t target_us, uint32_t interval_
 	q.t.tcm_ifindex = d->ifindex;
 	q.t.tcm_parent = q_parent;
 	q.t.tcm_handle = q_handle;
-	nl_put_attr(&q.n, TCA_KIND, "codel", 6, NLA_HDRLEN + 6);
+	nl_put_attr(&q.n, TCA_KIND, qkind, strlen(qkind) + 1, NLA_HDRLEN + strlen(qkind) + 1);
 	opt = (void *)((char *)&q.n + NLMSG_ALIGN(q.n.nlmsg_len));
 	nl_put_attr(&q.n, TCA_OPTIONS, NULL, 0, NLA_HDRLEN);
 	nl_put_attr(&q.n, TCA_CODEL_TARGET, &target_us, 4, NLA_HDRLEN + 4);
@@ -718,7 +841,7 @@ static int codel_set_times(struct dev *d, uint32_t target_us, uint32_t interval_
 	err = nl_transact(nl_fd, &q.n, msg, sizeof(msg));
 	if (!err) {
 		if (!d->exists)
-			defaults(&d->p);
+			dev_defaults(d, &d->p);
 		d->exists = true;
 		d->p.target = us_to_time(target_us);
 		d->p.interval = us_to_time(interval_us);
@@ -789,7 +912,6 @@ static void device_event(struct dev *d)
 		if (err)
 			break;
 		d->exists = false;
-		defaults(&d->p);
 		if (add_dummy(d->name) || !(d->ifindex = (int)if_nametoindex(d->name))) {
 			fail("%s: re-create after delete", d->name);
 			exit(1);
@@ -861,7 +983,8 @@ static void *dumper(void *arg)
 					for (a = (void *)((char *)NLMSG_DATA(h) + NLMSG_ALIGN(sizeof(struct tcmsg)));
 					     RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
 						if (a->rta_type == TCA_KIND)
-							codel = !strcmp(RTA_DATA(a), "codel");
+							codel = !strcmp(RTA_DATA(a), "codel") &&
+								!model_fq;
 						if (a->rta_type != TCA_STATS2 || !codel ||
 						    h->nlmsg_type != RTM_NEWQDISC)
 							continue;
@@ -888,15 +1011,30 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: codel-fuzz [--seed N] [--ops N] [--userns UID] [--parent KIND [--events]]\n"
-		"                  [--dumper] DEV...\n"
+		"                  [--dumper] [--kind codel|fq_codel_ext] DEV...\n"
 		"  --seed N       random sequence to run (default: the time; printed first)\n"
 		"  --ops N        operations (default 100000)\n"
 		"  --userns UID   as UID in a user+net namespace, on dummies DEV... made there\n"
 		"  --parent KIND  codel under a one-class KIND tree, with a backlog: KIND one of\n"
 		"                 " PARENT_KINDS "\n"
 		"  --events       also device events (down/up, MTU, delete, a dying netns)\n"
-		"  --dumper       a second thread dumping every qdisc and class (on with --parent)\n");
+		"  --dumper       a second thread dumping every qdisc and class (on with --parent)\n"
+		"  --kind K       the qdisc fuzzed: codel (default) or fq_codel_ext\n");
 	return 2;
+}
+
+/* The qdisc fuzzed, and the model of its options. */
+static int set_kind(const char *kind)
+{
+	if (!strcmp(kind, "fq_codel_ext")) {
+		model_use_fq();
+		qkind = "fq_codel_ext";
+		return 0;
+	}
+	if (!strcmp(kind, "codel"))
+		return 0;
+	fprintf(stderr, "codel-fuzz: --kind %s: not codel or fq_codel_ext\n", kind);
+	return -1;
 }
 
 /* Codel's place: the root, or 10: under KIND's class ("-": the root). */
@@ -924,6 +1062,7 @@ int main(int argc, char **argv)
 		{ "parent", required_argument, NULL, 'p' },
 		{ "events", no_argument, NULL, 'e' },
 		{ "dumper", no_argument, NULL, 'd' },
+		{ "kind", required_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long nops = 100000, seed = (unsigned long)time(NULL);
@@ -932,9 +1071,10 @@ int main(int argc, char **argv)
 	bool use_dumper = false;
 	int opt, i;
 
-	/* Internal: the child netns_dies_loaded() execs (argv[2]: KIND or -). */
-	if (argc == 3 && !strcmp(argv[1], "--netns-child")) {
-		if (set_parent(argv[2]))
+	/* Internal: the child netns_dies_loaded() execs (argv[2]: KIND or -;
+	 * argv[3]: the qdisc). */
+	if (argc == 4 && !strcmp(argv[1], "--netns-child")) {
+		if (set_parent(argv[2]) || set_kind(argv[3]))
 			return 2;
 		rnd_seed((uint64_t)getpid());
 		return netns_child();
@@ -961,6 +1101,10 @@ int main(int argc, char **argv)
 		case 'd':
 			use_dumper = true;
 			break;
+		case 'k':
+			if (set_kind(optarg))
+				return 2;
+			break;
 		default:
 			return usage();
 		}
@@ -984,7 +1128,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "codel-fuzz: no device %s\n", argv[i]);
 			return 2;
 		}
-		defaults(&devs[ndevs].p);
+		dev_defaults(&devs[ndevs], &devs[ndevs].p);
 		ndevs++;
 	}
 	rnd_seed(seed);
@@ -993,9 +1137,10 @@ int main(int argc, char **argv)
 		perror("codel-fuzz: packet socket");
 		return 2;
 	}
-	printf("# codel-fuzz: seed %lu, %lu operations on %d devices%s%s%s%s%s (replay with --seed %lu)\n",
-	       seed, nops, ndevs, userns >= 0 ? " as an unprivileged user in a user+net namespace" : "",
-	       parent_kind ? ", codel under " : "", parent_kind ? parent_kind : "",
+	printf("# codel-fuzz: seed %lu, %lu operations of %s on %d devices%s%s%s%s%s (replay with --seed %lu)\n",
+	       seed, nops, qkind, ndevs,
+	       userns >= 0 ? " as an unprivileged user in a user+net namespace" : "",
+	       parent_kind ? ", under " : "", parent_kind ? parent_kind : "",
 	       events ? ", device events" : "", use_dumper ? ", a dump thread" : "", seed);
 	fflush(stdout);
 	/* Start from a known state: no root qdisc on any device. */

@@ -32,17 +32,28 @@ uint32_t time_to_us(uint32_t t)
 	return (uint32_t)(((uint64_t)t << 10) / 1000);
 }
 
-void defaults(struct params *p)
+bool model_fq;
+
+void model_use_fq(void)
 {
+	model_fq = true;
+}
+
+void defaults(struct params *p, uint32_t quantum)
+{
+	memset(p, 0, sizeof(*p));
 	p->target = us_to_time(5000);
 	p->interval = us_to_time(100000);
 	p->ce_threshold = DISABLED;
 	p->limit = 1000;
-	p->ecn = 0;
-	p->split_gso = 0;
 	p->memory_limit = DEFAULT_MEMORY;
-	p->selector = 0;
-	p->mask = 0;
+	if (model_fq) {
+		p->limit = 10240;
+		p->ecn = 1;
+		p->flows = 1024;
+		p->quantum = quantum;
+		p->drop_batch = 64;
+	}
 }
 
 static const uint32_t boundary[] = {
@@ -63,7 +74,6 @@ static uint32_t value(void)
 }
 
 #define NTYPES	(TCA_CODEL_MAX + 1)
-#define NEXT	(TCA_CODEL_EXT_MAX + 1)
 
 static uint16_t ext_len(uint16_t type)
 {
@@ -100,9 +110,12 @@ static const char *main_range_msg(uint16_t type, uint32_t x)
 struct parse {
 	bool		bad;		/* structurally invalid: no message checked */
 	const char	*msg;		/* else the message of the first error */
-	uint32_t	seen[NEXT > NTYPES ? NEXT : NTYPES];
-	uint32_t	val[NEXT > NTYPES ? NEXT : NTYPES];
+	uint32_t	seen[TCA_FQ_CODEL_MAX + 1];	/* the most types of all */
+	uint32_t	val[TCA_FQ_CODEL_MAX + 1];
 };
+
+_Static_assert(TCA_FQ_CODEL_MAX >= TCA_CODEL_MAX && TCA_FQ_CODEL_MAX >= TCA_CODEL_EXT_MAX &&
+	       TCA_FQ_CODEL_MAX >= TCA_FQ_CODEL_EXT_MAX, "struct parse holds every type");
 
 static void parse_error(struct parse *ps, bool structural, const char *msg)
 {
@@ -161,8 +174,8 @@ static void build_ext(struct nlmsghdr *n, struct parse *ps)
  * (ce_threshold set and off at once, the selector inside its mask), then
  * all applied at once.  The last value of each type counts.
  */
-void build_options(struct nlmsghdr *n, const struct params *old,
-		   struct verdict *v)
+static void codel_build_options(struct nlmsghdr *n, const struct params *old,
+				struct verdict *v)
 {
 	struct nlattr *opts = (void *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
 	struct parse mainp = { 0 }, walk = { 0 }, extp = { 0 };
@@ -285,4 +298,225 @@ void build_options(struct nlmsghdr *n, const struct params *old,
 		v->p.memory_limit = extp.val[TCA_CODEL_EXT_MEMORY_LIMIT];
 	v->p.selector = selector;
 	v->p.mask = mask;
+}
+
+/* --- fq_codel_ext -------------------------------------------------------- */
+
+#define FQ_NTYPES	(TCA_FQ_CODEL_MAX + 1)
+
+/* The payload length the policy requires of a mainline type. */
+static uint16_t fq_len(uint16_t type)
+{
+	return type == TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR ||
+	       type == TCA_FQ_CODEL_CE_THRESHOLD_MASK ? 1 : 4;
+}
+
+/* NULL if x is in range for mainline attribute type, else the extack. */
+static const char *fq_range_msg(uint16_t type, uint32_t x)
+{
+	switch (type) {
+	case TCA_FQ_CODEL_TARGET:
+		return x <= TIME_MAX_US ? NULL : "fq_codel_ext: target must be at most 100s";
+	case TCA_FQ_CODEL_LIMIT:
+		return x >= 1 ? NULL : "fq_codel_ext: limit must be at least 1 packet";
+	case TCA_FQ_CODEL_INTERVAL:
+		return x <= TIME_MAX_US ? NULL : "fq_codel_ext: interval must be at most 100s";
+	case TCA_FQ_CODEL_ECN:
+		return x <= 1 ? NULL : "fq_codel_ext: ecn must be 0 or 1";
+	case TCA_FQ_CODEL_FLOWS:
+		return x >= 1 && x <= 65536 ? NULL :
+		       "fq_codel_ext: flows must be from 1 to 65536";
+	case TCA_FQ_CODEL_QUANTUM:
+		return x >= 256 && x <= 1u << 20 ? NULL :
+		       "fq_codel_ext: quantum must be from 256 to 1048576 bytes";
+	case TCA_FQ_CODEL_CE_THRESHOLD:
+		return x <= TIME_MAX_US ? NULL : "fq_codel_ext: ce_threshold must be at most 100s";
+	case TCA_FQ_CODEL_DROP_BATCH_SIZE:
+		return x >= 1 ? NULL : "fq_codel_ext: drop_batch must be at least 1 packet";
+	case TCA_FQ_CODEL_MEMORY_LIMIT:
+		return x >= 1 && x <= 1u << 31 ? NULL :
+		       "fq_codel_ext: memory_limit must be from 1 byte to 2GB";
+	}
+	return NULL;
+}
+
+/* Random, often valid contents of the TCA_FQ_CODEL_EXT nest; predicts them. */
+static void fq_build_ext(struct nlmsghdr *n, struct parse *ps)
+{
+	struct nlattr *nest = (void *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
+	int nattrs = 1 + rnd() % 2;
+
+	nest->nla_type = TCA_FQ_CODEL_EXT | (rnd() % 20 ? NLA_F_NESTED : 0);
+	if (!(nest->nla_type & NLA_F_NESTED))
+		parse_error(ps, true, NULL);	/* "NLA_F_NESTED is missing" */
+	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + NLA_HDRLEN;
+	for (int i = 0; i < nattrs; i++) {
+		uint16_t type = 1 + rnd() % TCA_FQ_CODEL_EXT_MAX, len, want;
+		uint32_t x = rnd() % 3 ? rnd() % 3 : value();
+		int r = rnd() % 100;
+
+		want = type == TCA_FQ_CODEL_EXT_CE_THRESHOLD_OFF ? 0 : 4;
+		len = want;
+		if (r < 4)
+			type = TCA_FQ_CODEL_EXT_MAX + 1 + rnd() % 3;	/* unknown */
+		else if (r < 8)
+			len = len ? len - 1 : 4;			/* wrong length */
+		nl_put_attr(n, type, &x, len, NLA_HDRLEN + len);
+		if (type > TCA_FQ_CODEL_EXT_MAX || len != want)
+			parse_error(ps, true, NULL);
+		else if (type == TCA_FQ_CODEL_EXT_SPLIT_GSO && x > 1)
+			parse_error(ps, false, "fq_codel_ext: split_gso must be 0 or 1");
+		if (type <= TCA_FQ_CODEL_EXT_MAX) {
+			ps->seen[type] = 1;
+			ps->val[type] = x;
+		}
+	}
+	nest->nla_len = (uint16_t)((char *)n + n->nlmsg_len - (char *)nest);
+}
+
+/*
+ * As codel_build_options(), for fq_codel_ext: mainline fq_codel's types
+ * 1..11 strictly (u32s, the selector and mask u8s), the TCA_FQ_CODEL_EXT
+ * nest (split_gso, the ce_threshold off-switch); then flows, which only a
+ * new qdisc takes (a change may repeat its value), ce_threshold set and
+ * off at once, and the selector (given, or kept) inside its mask (given,
+ * or kept); then all applied at once.
+ */
+static void fq_build_options(struct nlmsghdr *n, const struct params *old,
+			     bool exists, struct verdict *v)
+{
+	struct nlattr *opts = (void *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
+	struct parse mainp = { 0 }, walk = { 0 }, extp = { 0 };
+	int nattrs = rnd() % 7, i;
+	uint8_t selector, mask;
+	bool off;
+
+	opts->nla_type = TCA_OPTIONS;
+	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + NLA_HDRLEN;
+	for (i = 0; i < nattrs; i++) {
+		uint16_t type = 1 + rnd() % TCA_FQ_CODEL_MAX, len, claimed;
+		unsigned char data[64];
+		uint32_t x = value();
+		int r = rnd() % 100;
+
+		if (r < 25) {
+			memset(&extp, 0, sizeof(extp));
+			fq_build_ext(n, &extp);
+			if (extp.bad)
+				parse_error(&walk, true, NULL);
+			else if (extp.msg)
+				parse_error(&walk, false, extp.msg);
+			continue;
+		}
+		if (type == TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR ||
+		    type == TCA_FQ_CODEL_CE_THRESHOLD_MASK)
+			x = rnd() & (rnd() % 2 ? 0x3 : 0xff);
+		else if (type == TCA_FQ_CODEL_FLOWS && rnd() % 2)
+			x = exists && rnd() % 2 ? old->flows : 1 + rnd() % 2048;
+		len = fq_len(type);
+		memcpy(data, &x, 4);
+		if (r < 29)
+			type = 0;			/* UNSPEC */
+		else if (r < 33)
+			type = FQ_NTYPES + rnd() % 3;	/* unknown */
+		else if (r < 35)
+			type = rnd() & 0x3fff;		/* anything */
+		else if (r < 38)
+			type |= NLA_F_NESTED;		/* nested garbage */
+		else if (r < 41)
+			len = rnd() % 4;		/* truncated */
+		else if (r < 44)
+			len = 5 + rnd() % 40;		/* oversized */
+		for (int b = 4; b < len; b++)
+			data[b] = rnd();
+		claimed = NLA_HDRLEN + len;
+		if (r >= 44 && r < 46)
+			claimed += 1 + rnd() % 8;	/* lies about its length */
+		nl_put_attr(n, type, data, len, claimed);
+
+		if (claimed != NLA_HDRLEN + len) {
+			parse_error(&mainp, true, NULL);
+			break;
+		}
+		if ((type & NLA_TYPE_MASK) == TCA_FQ_CODEL_EXT) {
+			parse_error(&walk, true, NULL);
+		} else if (type & ~NLA_TYPE_MASK) {
+			if ((type & NLA_TYPE_MASK) <= TCA_FQ_CODEL_MAX)
+				parse_error(&mainp, true, NULL);
+			else
+				parse_error(&walk, false, "fq_codel_ext: unknown attribute type");
+		} else if (type != 0 && type <= TCA_FQ_CODEL_MAX && len != fq_len(type)) {
+			parse_error(&mainp, true, NULL);
+		} else if (type == 0 || type > TCA_FQ_CODEL_MAX) {
+			parse_error(&walk, false, "fq_codel_ext: unknown attribute type");
+		} else {
+			if (len == 1)
+				x &= 0xff;
+			if (fq_range_msg(type, x))
+				parse_error(&mainp, false, fq_range_msg(type, x));
+			mainp.seen[type] = 1;
+			mainp.val[type] = x;
+		}
+	}
+	opts->nla_len = (uint16_t)((char *)n + n->nlmsg_len - (char *)opts);
+
+	v->p = *old;
+	v->ok = false;
+	v->range_error = false;
+	v->msg = NULL;
+	if (mainp.bad || (!mainp.msg && walk.bad))
+		return;
+	if (!mainp.msg)
+		mainp.msg = walk.msg;
+	selector = mainp.seen[TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR] ?
+		   mainp.val[TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR] : old->selector;
+	mask = mainp.seen[TCA_FQ_CODEL_CE_THRESHOLD_MASK] ?
+	       mainp.val[TCA_FQ_CODEL_CE_THRESHOLD_MASK] : old->mask;
+	off = extp.seen[TCA_FQ_CODEL_EXT_CE_THRESHOLD_OFF];
+	if (!mainp.msg && exists && mainp.seen[TCA_FQ_CODEL_FLOWS] &&
+	    mainp.val[TCA_FQ_CODEL_FLOWS] != old->flows)
+		mainp.msg = "fq_codel_ext: flows can only be set when the qdisc is created";
+	if (!mainp.msg && mainp.seen[TCA_FQ_CODEL_CE_THRESHOLD] && off)
+		mainp.msg = "fq_codel_ext: ce_threshold given and switched off at once";
+	if (!mainp.msg && (selector & ~mask))
+		mainp.msg = "fq_codel_ext: ce_threshold_selector has bits outside its mask";
+	if (mainp.msg) {
+		v->msg = mainp.msg;
+		v->range_error = true;
+		return;
+	}
+	v->ok = true;
+	if (mainp.seen[TCA_FQ_CODEL_TARGET])
+		v->p.target = us_to_time(mainp.val[TCA_FQ_CODEL_TARGET]);
+	if (mainp.seen[TCA_FQ_CODEL_INTERVAL])
+		v->p.interval = us_to_time(mainp.val[TCA_FQ_CODEL_INTERVAL]);
+	if (mainp.seen[TCA_FQ_CODEL_CE_THRESHOLD])
+		v->p.ce_threshold = us_to_time(mainp.val[TCA_FQ_CODEL_CE_THRESHOLD]);
+	if (off)
+		v->p.ce_threshold = DISABLED;
+	if (mainp.seen[TCA_FQ_CODEL_LIMIT])
+		v->p.limit = mainp.val[TCA_FQ_CODEL_LIMIT];
+	if (mainp.seen[TCA_FQ_CODEL_ECN])
+		v->p.ecn = mainp.val[TCA_FQ_CODEL_ECN];
+	if (mainp.seen[TCA_FQ_CODEL_QUANTUM])
+		v->p.quantum = mainp.val[TCA_FQ_CODEL_QUANTUM];
+	if (mainp.seen[TCA_FQ_CODEL_DROP_BATCH_SIZE])
+		v->p.drop_batch = mainp.val[TCA_FQ_CODEL_DROP_BATCH_SIZE];
+	if (mainp.seen[TCA_FQ_CODEL_MEMORY_LIMIT])
+		v->p.memory_limit = mainp.val[TCA_FQ_CODEL_MEMORY_LIMIT];
+	if (!exists && mainp.seen[TCA_FQ_CODEL_FLOWS])
+		v->p.flows = mainp.val[TCA_FQ_CODEL_FLOWS];
+	if (extp.seen[TCA_FQ_CODEL_EXT_SPLIT_GSO])
+		v->p.split_gso = extp.val[TCA_FQ_CODEL_EXT_SPLIT_GSO];
+	v->p.selector = selector;
+	v->p.mask = mask;
+}
+
+void build_options(struct nlmsghdr *n, const struct params *old, bool exists,
+		   struct verdict *v)
+{
+	if (model_fq)
+		fq_build_options(n, old, exists, v);
+	else
+		codel_build_options(n, old, v);
 }

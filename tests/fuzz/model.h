@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause */
 /*
- * The fuzzer's model of sch_codel's configuration: random TCA_OPTIONS
- * payloads, each with what the module must do with it (accept and store
- * these settings, or reject with this extack), from the module's
- * documented rules (docs/uapi.md), not from its code.
+ * The fuzzer's model of sch_codel's configuration, or with model_use_fq()
+ * of fq_codel_ext's: random TCA_OPTIONS payloads, each with what the
+ * module must do with it (accept and store these settings, or reject with
+ * this extack), from the modules' documented rules (docs/uapi.md,
+ * docs/fq_codel.md), not from their code.
  */
 #ifndef TESTS_FUZZ_MODEL_H
 #define TESTS_FUZZ_MODEL_H
@@ -23,6 +24,8 @@ struct params {			/* as the module stores them */
 	uint32_t split_gso;
 	uint32_t memory_limit;		/* bytes */
 	uint8_t selector, mask;
+	/* fq_codel_ext only */
+	uint32_t flows, quantum, drop_batch;
 };
 
 /* What the module will do with this TCA_OPTIONS payload. */
@@ -41,14 +44,22 @@ uint32_t rnd(void);
 uint32_t us_to_time(uint32_t us);
 uint32_t time_to_us(uint32_t t);
 
-/* A new codel's settings. */
-void defaults(struct params *p);
+/* Model fq_codel_ext instead of codel from now on. */
+void model_use_fq(void);
+extern bool model_fq;
 
 /*
- * Append a random TCA_OPTIONS to n for a qdisc whose settings are old, and
+ * A new qdisc's settings; quantum, fq_codel_ext's default, is the device's
+ * MTU plus its link header (the fuzzer knows it, the model does not).
+ */
+void defaults(struct params *p, uint32_t quantum);
+
+/*
+ * Append a random TCA_OPTIONS to n for a qdisc whose settings are old
+ * (exists: a change of it; else a new one, with old its defaults), and
  * predict the outcome in v.
  */
-void build_options(struct nlmsghdr *n, const struct params *old,
+void build_options(struct nlmsghdr *n, const struct params *old, bool exists,
 		   struct verdict *v);
 
 #endif /* TESTS_FUZZ_MODEL_H */

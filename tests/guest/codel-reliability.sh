@@ -5,19 +5,34 @@
 # while traffic flows, and the module lifecycle.  Sourced by all.sh.
 # Tunables (all.sh VAR=VALUE): FUZZ_OPS (100000), FUZZ_SEED (1),
 # USERNS_OPS (20000), PARENT_OPS (600 per parent), LIFECYCLE_CYCLES (150 per
-# window, two windows).
+# window, two windows); for fq_codel_ext, FQ_FUZZ_OPS (20000) and
+# FQ_PARENT_OPS (300 per parent).
 
 ALL_TESTS="$ALL_TESTS
 	fuzz_netlink
 	fuzz_under_parents
 	fuzz_unprivileged_userns
+	fq_fuzz_netlink
+	fq_fuzz_under_parents
 	lifecycle_load_use_unload
 	fq_lifecycle_load_use_unload
 "
 
 
 fuzz_netlink() {
-	name="fuzz: ${FUZZ_OPS:-100000} netlink operations, seed ${FUZZ_SEED:-1}"
+	fuzz_netlink_run codel "${FUZZ_OPS:-100000}"
+}
+
+# The same for fq_codel_ext, against its own model of the options.
+fq_fuzz_netlink() {
+	fuzz_netlink_run fq_codel_ext "${FQ_FUZZ_OPS:-20000}"
+}
+
+# fuzz_netlink_run KIND OPS
+fuzz_netlink_run() {
+	local kind=$1 ops=$2 name rc start what=
+	[ "$kind" = codel ] || what="$kind: "
+	name="fuzz: $what$ops netlink operations, seed ${FUZZ_SEED:-1}"
 	if [ ! -x "$FUZZ" ]; then
 		log_skip "$name" "codel-fuzz not in the guest (make guest-tools)"
 		return
@@ -33,7 +48,7 @@ fuzz_netlink() {
 	# Traffic through eth0 for as long as the fuzzer runs.
 	ip netns exec near iperf3 -c "$FAR" -u -b 20M -l 1200 -t 3600 >/dev/null 2>&1 &
 	start=$(date +%s)
-	"$FUZZ" --seed "${FUZZ_SEED:-1}" --ops "${FUZZ_OPS:-100000}" d1 d2 eth0 >/tmp/fuzz.out 2>&1
+	"$FUZZ" --kind "$kind" --seed "${FUZZ_SEED:-1}" --ops "$ops" d1 d2 eth0 >/tmp/fuzz.out 2>&1
 	rc=$?
 	killall -9 iperf3 2>/dev/null
 	sed 's/^# //; s/^/# /' /tmp/fuzz.out | tail -n 25
@@ -41,6 +56,10 @@ fuzz_netlink() {
 	check_eq "$rc" 0 "fuzzer exit status"
 	grep -q "operations, .* 0 failures" /tmp/fuzz.out
 	check_err $? "fuzzer summary"
+	# Proof that both sides of the model were exercised.
+	set -- $(sed -n 's/.*: [0-9]* operations, \([0-9]*\) accepted, \([0-9]*\) rejected .*/\1 \2/p' /tmp/fuzz.out)
+	check_cmp "${1:-0}" -ge $((ops / 20)) "operations accepted"
+	check_cmp "${2:-0}" -ge $((ops / 20)) "operations rejected by the model"
 	ip link del d1
 	ip link del d2
 	log_test "$name"
@@ -56,28 +75,43 @@ fuzz_netlink() {
 # the root, and a root that does not shape leaves no queue on a dummy.
 FUZZ_PARENTS="htb hfsc tbf cbs qfq drr prio ets multiq"
 fuzz_under_parents() {
-	ops=${PARENT_OPS:-600}
+	fuzz_parents_run codel "$FUZZ_PARENTS" "${PARENT_OPS:-600}"
+}
+
+# fq_codel_ext under the parents whose dequeue, peek and class handling
+# differ most (a shaper, a peeking shaper, a scheduler under a TBF).
+fq_fuzz_under_parents() {
+	fuzz_parents_run fq_codel_ext "htb tbf qfq" "${FQ_PARENT_OPS:-300}"
+}
+
+# fuzz_parents_run KIND PARENTS OPS
+fuzz_parents_run() {
+	local qkind=$1 parents=$2 ops=$3 name seed T rc t0 kind txqs drops empty marks ev mod what=
 	# The debug kernel's fuzzer sends frames more slowly: a shallower
 	# queue stands there (6-9 packets at its deepest).
 	local deep=10
 	debug_kernel && deep=5
-	name="fuzz: $ops operations each under $FUZZ_PARENTS, with a backlog, device events and a concurrent dump thread"
+	[ "$qkind" = codel ] || what="$qkind: "
+	name="fuzz: $what$ops operations each under $parents, with a backlog, device events and a concurrent dump thread"
 	if [ ! -x "$FUZZ" ]; then
 		log_skip "$name" "codel-fuzz not in the guest (make guest-tools)"
 		return
 	fi
 	seed=${FUZZ_SEED:-1}
 	T=/sys/kernel/tracing
-	lsmod | grep -q '^sch_codel ' || modprobe sch_codel
+	# The module's own events: codel_*, or fq_codel_ext_*.
+	ev=codel mod=sch_codel
+	[ "$qkind" = codel ] || ev=fq_codel_ext mod=$FQ_MODULE
+	lsmod | grep -q "^$mod " || modprobe "$mod"
 	# Enabled once for all the parents: each enable and disable patches
 	# kernel text, which TCG makes a (rare) hazard.
-	for e in codel_dequeue_drops codel_ecn_mark codel_ce_mark; do
-		echo 1 >$T/events/codel/$e/enable
+	for e in dequeue_drops ecn_mark ce_mark; do
+		echo 1 >"$T/events/$ev/${ev}_$e/enable"
 	done
 	# Whatever an earlier test left (tracing_on is not part of the
 	# isolation state), these events are read below.
 	echo 1 >$T/tracing_on
-	for kind in $FUZZ_PARENTS; do
+	for kind in $parents; do
 		txqs=1
 		[ "$kind" = multiq ] && txqs=4	# multiq wants a multiqueue device
 		ip -batch - <<-EOF
@@ -88,16 +122,16 @@ fuzz_under_parents() {
 		EOF
 		echo >$T/trace
 		t0=$(uptime_ds)
-		"$FUZZ" --seed "$seed" --ops "$ops" --parent $kind --events p1 p2 >/tmp/pfuzz.out 2>&1
+		"$FUZZ" --kind "$qkind" --seed "$seed" --ops "$ops" --parent $kind --events p1 p2 >/tmp/pfuzz.out 2>&1
 		rc=$?
 		t0=$(($(uptime_ds) - t0))
 		# CoDel's drops and marks, seen by the module's own events: the
 		# counters of a short-lived instance may not show them at a
 		# drain check.  Among the drops, the CVE-2025-37798 condition: a
 		# dequeue or peek that dropped and left codel empty.
-		drops=$(grep -c 'codel_dequeue_drops: ' $T/trace)
-		empty=$(grep -c 'codel_dequeue_drops: .* qlen=0 ' $T/trace)
-		marks=$(grep -c 'codel_ecn_mark: \|codel_ce_mark: ' $T/trace)
+		drops=$(grep -c " ${ev}_dequeue_drops: " $T/trace)
+		empty=$(grep -c " ${ev}_dequeue_drops: .* qlen=0 " $T/trace)
+		marks=$(grep -c " ${ev}_ecn_mark: \| ${ev}_ce_mark: " $T/trace)
 		echo >$T/trace
 		sed 's/^# //; s/^/# /' /tmp/pfuzz.out | tail -n 8
 		check_eq "$rc" 0 "$kind: fuzzer exit status"
@@ -118,8 +152,8 @@ fuzz_under_parents() {
 		EOF
 		seed=$((seed + 1))
 	done
-	for e in codel_dequeue_drops codel_ecn_mark codel_ce_mark; do
-		echo 0 >$T/events/codel/$e/enable
+	for e in dequeue_drops ecn_mark ce_mark; do
+		echo 0 >"$T/events/$ev/${ev}_$e/enable"
 	done
 	log_test "$name"
 }
