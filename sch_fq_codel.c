@@ -252,10 +252,13 @@ static unsigned int fq_codel_drop_fattest(struct Qdisc *sch,
  * Queue @skb on flow @idx (0-based), then enforce limit and memory_limit.
  * Returns NET_XMIT_SUCCESS, or NET_XMIT_CN when the batch drop hit @skb's
  * own flow: the parents then do not count @skb, and are told about the
- * other packets that went.
+ * other packets that went.  Always inlined, as fq_codel_serve(): a call
+ * on the per-packet path is a measurable share of its cost
+ * (docs/fq_codel.md, "Cost per packet").
  */
-static int fq_codel_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
-				unsigned int idx, struct sk_buff **to_free)
+static __always_inline int
+fq_codel_enqueue_one(struct sk_buff *skb, struct Qdisc *sch, unsigned int idx,
+		     struct sk_buff **to_free)
 {
 	struct fq_codel_sched_data *q = qdisc_priv(sch);
 	struct fq_codel_flow *flow = &q->flows[idx];
@@ -458,7 +461,7 @@ static const struct codel_pkt_ops fq_codel_pkt_ops = {
  * caller reports CoDel's drops.  The packet returned is counted in the
  * flow's histogram and (by codel_serve()) in the qdisc's.
  */
-static struct sk_buff *fq_codel_serve(struct Qdisc *sch)
+static __always_inline struct sk_buff *fq_codel_serve(struct Qdisc *sch)
 {
 	struct fq_codel_sched_data *q = qdisc_priv(sch);
 	struct fq_codel_ctx ctx = { .sch = sch };
