@@ -73,38 +73,21 @@ static uint32_t value(void)
 	}
 }
 
-#define NTYPES	(TCA_CODEL_MAX + 1)
-
-static uint16_t ext_len(uint16_t type)
-{
-	switch (type) {
-	case TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR:
-	case TCA_CODEL_EXT_CE_THRESHOLD_MASK:
-		return 1;
-	case TCA_CODEL_EXT_CE_THRESHOLD_OFF:
-		return 0;
-	default:
-		return 4;
-	}
-}
-
-/* NULL if x is in range for mainline attribute type, else the extack. */
-static const char *main_range_msg(uint16_t type, uint32_t x)
-{
-	switch (type) {
-	case TCA_CODEL_TARGET:
-		return x <= TIME_MAX_US ? NULL : "codel: target must be at most 100s";
-	case TCA_CODEL_CE_THRESHOLD:
-		return x <= TIME_MAX_US ? NULL : "codel: ce_threshold must be at most 100s";
-	case TCA_CODEL_INTERVAL:
-		return x <= TIME_MAX_US ? NULL : "codel: interval must be at most 100s";
-	case TCA_CODEL_LIMIT:
-		return x >= 1 ? NULL : "codel: limit must be at least 1 packet";
-	case TCA_CODEL_ECN:
-		return x <= 1 ? NULL : "codel: ecn must be 0 or 1";
-	}
-	return NULL;
-}
+/* What differs between the two qdiscs' options, for the shared generator. */
+struct rules {
+	uint16_t	main_max;	/* mainline's last attribute type */
+	uint16_t	ext_max;	/* the module's nest's last type */
+	uint16_t	(*main_len)(uint16_t type);
+	uint16_t	(*ext_len)(uint16_t type);
+	/* NULL if x is in range for the type, else the module's extack */
+	const char	*(*main_range)(uint16_t type, uint32_t x);
+	const char	*(*ext_range)(uint16_t type, uint32_t x);
+	/* a likelier value for the type (NULL: the random one) */
+	uint32_t	(*main_pick)(uint16_t type, uint32_t x, const struct params *old,
+				     bool exists);
+	uint32_t	(*ext_pick)(uint16_t type, uint32_t x);
+	const char	*unknown;	/* the extack for an unknown type */
+};
 
 /* First error of a parse, in attribute order: structural, or a range. */
 struct parse {
@@ -116,6 +99,7 @@ struct parse {
 
 _Static_assert(TCA_FQ_CODEL_MAX >= TCA_CODEL_MAX && TCA_FQ_CODEL_MAX >= TCA_CODEL_EXT_MAX &&
 	       TCA_FQ_CODEL_MAX >= TCA_FQ_CODEL_EXT_MAX, "struct parse holds every type");
+_Static_assert(TCA_CODEL_EXT == TCA_FQ_CODEL_EXT, "one nest type for both modules");
 
 static void parse_error(struct parse *ps, bool structural, const char *msg)
 {
@@ -127,8 +111,8 @@ static void parse_error(struct parse *ps, bool structural, const char *msg)
 		ps->msg = msg;
 }
 
-/* Random, often valid contents of the TCA_CODEL_EXT nest; predicts them. */
-static void build_ext(struct nlmsghdr *n, struct parse *ps)
+/* Random, often valid contents of the module's nest; predicts them. */
+static void build_ext(struct nlmsghdr *n, const struct rules *k, struct parse *ps)
 {
 	struct nlattr *nest = (void *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
 	int nattrs = 1 + rnd() % 3;
@@ -138,26 +122,23 @@ static void build_ext(struct nlmsghdr *n, struct parse *ps)
 		parse_error(ps, true, NULL);	/* "NLA_F_NESTED is missing" */
 	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + NLA_HDRLEN;
 	for (int i = 0; i < nattrs; i++) {
-		uint16_t type = 1 + rnd() % TCA_CODEL_EXT_MAX, len;
+		uint16_t type = 1 + rnd() % k->ext_max, len;
 		uint32_t x = rnd() % 3 ? rnd() % 3 : value();
 		int r = rnd() % 100;
 
-		if (type == TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR ||
-		    type == TCA_CODEL_EXT_CE_THRESHOLD_MASK)
-			x = rnd() & (rnd() % 2 ? 0x3 : 0xff);
-		len = ext_len(type);
+		if (k->ext_pick)
+			x = k->ext_pick(type, x);
+		len = k->ext_len(type);
 		if (r < 4)
-			type = TCA_CODEL_EXT_MAX + 1 + rnd() % 3;	/* unknown */
+			type = k->ext_max + 1 + rnd() % 3;	/* unknown */
 		else if (r < 8)
 			len = len ? len - 1 : 4;		/* wrong length */
 		nl_put_attr(n, type, &x, len, NLA_HDRLEN + len);
-		if (type > TCA_CODEL_EXT_MAX || len != ext_len(type))
+		if (type > k->ext_max || len != k->ext_len(type))
 			parse_error(ps, true, NULL);
-		else if (type == TCA_CODEL_EXT_SPLIT_GSO && x > 1)
-			parse_error(ps, false, "codel: split_gso must be 0 or 1");
-		else if (type == TCA_CODEL_EXT_MEMORY_LIMIT && (!x || x > 1u << 31))
-			parse_error(ps, false, "codel: memory_limit must be from 1 byte to 2GB");
-		if (type <= TCA_CODEL_EXT_MAX) {
+		else if (k->ext_range(type, x))
+			parse_error(ps, false, k->ext_range(type, x));
+		if (type <= k->ext_max) {
 			ps->seen[type] = 1;
 			ps->val[type] = x;
 		}
@@ -166,46 +147,45 @@ static void build_ext(struct nlmsghdr *n, struct parse *ps)
 }
 
 /*
- * Append random attributes inside TCA_OPTIONS and predict the outcome from
- * the module's documented rules: mainline's types 1..5, strictly (no flags,
- * exactly 4-byte payloads, nothing trailing, ranges in the policy), every
- * other type rejected except the TCA_CODEL_EXT nest, parsed strictly in
- * turn (NLA_F_NESTED set, its own types 1..5); then the cross checks
- * (ce_threshold set and off at once, the selector inside its mask), then
- * all applied at once.  The last value of each type counts.
+ * Append random attributes inside TCA_OPTIONS and predict how the module
+ * parses them, from its documented rules: mainline's types strictly (no
+ * flags, exact payload lengths, nothing trailing, ranges in the policy)
+ * into mainp; in a walk in order (walk), every other type rejected except
+ * the module's nest, parsed strictly in turn (NLA_F_NESTED set, its own
+ * types) into extp.  The last value of each type counts.
  */
-static void codel_build_options(struct nlmsghdr *n, const struct params *old,
-				struct verdict *v)
+static void build_attrs(struct nlmsghdr *n, const struct rules *k, const struct params *old,
+			bool exists, struct parse *mainp, struct parse *walk, struct parse *extp)
 {
 	struct nlattr *opts = (void *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
-	struct parse mainp = { 0 }, walk = { 0 }, extp = { 0 };
-	uint8_t selector, mask;
 	int nattrs = rnd() % 6, i;
-	bool sel, msk, off;
 
 	opts->nla_type = TCA_OPTIONS;
 	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + NLA_HDRLEN;
 	for (i = 0; i < nattrs; i++) {
-		uint16_t type = 1 + rnd() % TCA_CODEL_MAX, len = 4, claimed;
+		uint16_t type = 1 + rnd() % k->main_max, len, claimed;
 		unsigned char data[64];
 		uint32_t x = value();
 		int r = rnd() % 100;
 
 		if (r < 30) {
 			/* Each nest is checked in turn; the last one counts. */
-			memset(&extp, 0, sizeof(extp));
-			build_ext(n, &extp);
-			if (extp.bad)
-				parse_error(&walk, true, NULL);
-			else if (extp.msg)
-				parse_error(&walk, false, extp.msg);
+			memset(extp, 0, sizeof(*extp));
+			build_ext(n, k, extp);
+			if (extp->bad)
+				parse_error(walk, true, NULL);
+			else if (extp->msg)
+				parse_error(walk, false, extp->msg);
 			continue;
 		}
+		if (k->main_pick)
+			x = k->main_pick(type, x, old, exists);
+		len = k->main_len(type);
 		memcpy(data, &x, 4);
 		if (r < 34)
 			type = 0;			/* UNSPEC */
 		else if (r < 38)
-			type = NTYPES + rnd() % 3;	/* unknown */
+			type = k->main_max + 1 + rnd() % 3;	/* unknown */
 		else if (r < 40)
 			type = rnd() & 0x3fff;		/* anything */
 		else if (r < 43)
@@ -223,43 +203,144 @@ static void codel_build_options(struct nlmsghdr *n, const struct params *old,
 
 		if (claimed != NLA_HDRLEN + len) {
 			/* a length lie past the end: everything after is garbage */
-			parse_error(&mainp, true, NULL);
+			parse_error(mainp, true, NULL);
 			break;
 		}
 		if ((type & NLA_TYPE_MASK) == TCA_CODEL_EXT) {
 			/* a random type hit the nest's: garbage inside */
-			parse_error(&walk, true, NULL);
+			parse_error(walk, true, NULL);
 		} else if (type & ~NLA_TYPE_MASK) {
 			/* a flag on a mainline type, or a flagged unknown one */
-			if ((type & NLA_TYPE_MASK) <= TCA_CODEL_MAX)
-				parse_error(&mainp, true, NULL);
+			if ((type & NLA_TYPE_MASK) <= k->main_max)
+				parse_error(mainp, true, NULL);
 			else
-				parse_error(&walk, false, "codel: unknown attribute type");
-		} else if (type != 0 && type <= TCA_CODEL_MAX && len != 4) {
-			parse_error(&mainp, true, NULL);
-		} else if (type == 0 || type > TCA_CODEL_MAX) {
-			parse_error(&walk, false, "codel: unknown attribute type");
+				parse_error(walk, false, k->unknown);
+		} else if (type != 0 && type <= k->main_max && len != k->main_len(type)) {
+			parse_error(mainp, true, NULL);
+		} else if (type == 0 || type > k->main_max) {
+			parse_error(walk, false, k->unknown);
 		} else {
-			if (main_range_msg(type, x))
-				parse_error(&mainp, false, main_range_msg(type, x));
-			mainp.seen[type] = 1;
-			mainp.val[type] = x;
+			if (len == 1)
+				x &= 0xff;	/* a u8: its one byte */
+			if (k->main_range(type, x))
+				parse_error(mainp, false, k->main_range(type, x));
+			mainp->seen[type] = 1;
+			mainp->val[type] = x;
 		}
 	}
 	opts->nla_len = (uint16_t)((char *)n + n->nlmsg_len - (char *)opts);
+}
 
+/*
+ * The verdict as far as parsing goes, in the order the module checks:
+ * every mainline attribute, then the walk.  False: structurally invalid,
+ * rejected with no message to check.  Else mainp->msg is the first error.
+ */
+static bool parsed(struct verdict *v, const struct params *old, struct parse *mainp,
+		   const struct parse *walk)
+{
 	v->p = *old;
 	v->ok = false;
 	v->range_error = false;
 	v->msg = NULL;
-	/*
-	 * The order the module checks in: every mainline attribute, then a
-	 * walk in order that rejects unknown types and parses each nest.
-	 */
-	if (mainp.bad || (!mainp.msg && walk.bad))
+	if (mainp->bad || (!mainp->msg && walk->bad))
+		return false;
+	if (!mainp->msg)
+		mainp->msg = walk->msg;
+	return true;
+}
+
+/* Rejected with msg, the module's own extack, if there is one. */
+static bool rejected(struct verdict *v, const char *msg)
+{
+	if (!msg)
+		return false;
+	v->msg = msg;
+	v->range_error = true;
+	return true;
+}
+
+/* --- codel --------------------------------------------------------------- */
+
+static uint16_t codel_main_len(uint16_t type)
+{
+	(void)type;
+	return 4;
+}
+
+static uint16_t codel_ext_len(uint16_t type)
+{
+	switch (type) {
+	case TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR:
+	case TCA_CODEL_EXT_CE_THRESHOLD_MASK:
+		return 1;
+	case TCA_CODEL_EXT_CE_THRESHOLD_OFF:
+		return 0;
+	default:
+		return 4;
+	}
+}
+
+static const char *codel_main_range(uint16_t type, uint32_t x)
+{
+	switch (type) {
+	case TCA_CODEL_TARGET:
+		return x <= TIME_MAX_US ? NULL : "codel: target must be at most 100s";
+	case TCA_CODEL_CE_THRESHOLD:
+		return x <= TIME_MAX_US ? NULL : "codel: ce_threshold must be at most 100s";
+	case TCA_CODEL_INTERVAL:
+		return x <= TIME_MAX_US ? NULL : "codel: interval must be at most 100s";
+	case TCA_CODEL_LIMIT:
+		return x >= 1 ? NULL : "codel: limit must be at least 1 packet";
+	case TCA_CODEL_ECN:
+		return x <= 1 ? NULL : "codel: ecn must be 0 or 1";
+	}
+	return NULL;
+}
+
+static const char *codel_ext_range(uint16_t type, uint32_t x)
+{
+	if (type == TCA_CODEL_EXT_SPLIT_GSO && x > 1)
+		return "codel: split_gso must be 0 or 1";
+	if (type == TCA_CODEL_EXT_MEMORY_LIMIT && (!x || x > 1u << 31))
+		return "codel: memory_limit must be from 1 byte to 2GB";
+	return NULL;
+}
+
+static uint32_t codel_ext_pick(uint16_t type, uint32_t x)
+{
+	if (type == TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR ||
+	    type == TCA_CODEL_EXT_CE_THRESHOLD_MASK)
+		x = rnd() & (rnd() % 2 ? 0x3 : 0xff);
+	return x;
+}
+
+static const struct rules codel_rules = {
+	.main_max	= TCA_CODEL_MAX,
+	.ext_max	= TCA_CODEL_EXT_MAX,
+	.main_len	= codel_main_len,
+	.ext_len	= codel_ext_len,
+	.main_range	= codel_main_range,
+	.ext_range	= codel_ext_range,
+	.ext_pick	= codel_ext_pick,
+	.unknown	= "codel: unknown attribute type",
+};
+
+/*
+ * codel: mainline's types 1..5 and the TCA_CODEL_EXT nest's 1..5; then the
+ * cross checks (ce_threshold set and off at once, the selector inside its
+ * mask), then all applied at once.
+ */
+static void codel_build_options(struct nlmsghdr *n, const struct params *old,
+				struct verdict *v)
+{
+	struct parse mainp = { 0 }, walk = { 0 }, extp = { 0 };
+	uint8_t selector, mask;
+	bool sel, msk, off;
+
+	build_attrs(n, &codel_rules, old, false, &mainp, &walk, &extp);
+	if (!parsed(v, old, &mainp, &walk))
 		return;
-	if (!mainp.msg)
-		mainp.msg = walk.msg;
 	sel = extp.seen[TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR];
 	msk = extp.seen[TCA_CODEL_EXT_CE_THRESHOLD_MASK];
 	off = extp.seen[TCA_CODEL_EXT_CE_THRESHOLD_OFF];
@@ -274,11 +355,8 @@ static void codel_build_options(struct nlmsghdr *n, const struct params *old,
 		mainp.msg = "codel: ce_threshold given and switched off at once";
 	if (!mainp.msg && (selector & ~mask))
 		mainp.msg = "codel: ce_threshold_selector has bits outside its mask";
-	if (mainp.msg) {
-		v->msg = mainp.msg;
-		v->range_error = true;
+	if (rejected(v, mainp.msg))
 		return;
-	}
 	v->ok = true;
 	if (mainp.seen[TCA_CODEL_TARGET])
 		v->p.target = us_to_time(mainp.val[TCA_CODEL_TARGET]);
@@ -302,17 +380,18 @@ static void codel_build_options(struct nlmsghdr *n, const struct params *old,
 
 /* --- fq_codel_ext -------------------------------------------------------- */
 
-#define FQ_NTYPES	(TCA_FQ_CODEL_MAX + 1)
-
-/* The payload length the policy requires of a mainline type. */
-static uint16_t fq_len(uint16_t type)
+static uint16_t fq_main_len(uint16_t type)
 {
 	return type == TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR ||
 	       type == TCA_FQ_CODEL_CE_THRESHOLD_MASK ? 1 : 4;
 }
 
-/* NULL if x is in range for mainline attribute type, else the extack. */
-static const char *fq_range_msg(uint16_t type, uint32_t x)
+static uint16_t fq_ext_len(uint16_t type)
+{
+	return type == TCA_FQ_CODEL_EXT_CE_THRESHOLD_OFF ? 0 : 4;
+}
+
+static const char *fq_main_range(uint16_t type, uint32_t x)
 {
 	switch (type) {
 	case TCA_FQ_CODEL_TARGET:
@@ -340,134 +419,54 @@ static const char *fq_range_msg(uint16_t type, uint32_t x)
 	return NULL;
 }
 
-/* Random, often valid contents of the TCA_FQ_CODEL_EXT nest; predicts them. */
-static void fq_build_ext(struct nlmsghdr *n, struct parse *ps)
+static const char *fq_ext_range(uint16_t type, uint32_t x)
 {
-	struct nlattr *nest = (void *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
-	int nattrs = 1 + rnd() % 2;
-
-	nest->nla_type = TCA_FQ_CODEL_EXT | (rnd() % 20 ? NLA_F_NESTED : 0);
-	if (!(nest->nla_type & NLA_F_NESTED))
-		parse_error(ps, true, NULL);	/* "NLA_F_NESTED is missing" */
-	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + NLA_HDRLEN;
-	for (int i = 0; i < nattrs; i++) {
-		uint16_t type = 1 + rnd() % TCA_FQ_CODEL_EXT_MAX, len, want;
-		uint32_t x = rnd() % 3 ? rnd() % 3 : value();
-		int r = rnd() % 100;
-
-		want = type == TCA_FQ_CODEL_EXT_CE_THRESHOLD_OFF ? 0 : 4;
-		len = want;
-		if (r < 4)
-			type = TCA_FQ_CODEL_EXT_MAX + 1 + rnd() % 3;	/* unknown */
-		else if (r < 8)
-			len = len ? len - 1 : 4;			/* wrong length */
-		nl_put_attr(n, type, &x, len, NLA_HDRLEN + len);
-		if (type > TCA_FQ_CODEL_EXT_MAX || len != want)
-			parse_error(ps, true, NULL);
-		else if (type == TCA_FQ_CODEL_EXT_SPLIT_GSO && x > 1)
-			parse_error(ps, false, "fq_codel_ext: split_gso must be 0 or 1");
-		if (type <= TCA_FQ_CODEL_EXT_MAX) {
-			ps->seen[type] = 1;
-			ps->val[type] = x;
-		}
-	}
-	nest->nla_len = (uint16_t)((char *)n + n->nlmsg_len - (char *)nest);
+	if (type == TCA_FQ_CODEL_EXT_SPLIT_GSO && x > 1)
+		return "fq_codel_ext: split_gso must be 0 or 1";
+	return NULL;
 }
 
+/* Selector and mask bytes that often fit; flows a table may have. */
+static uint32_t fq_main_pick(uint16_t type, uint32_t x, const struct params *old,
+			     bool exists)
+{
+	if (type == TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR ||
+	    type == TCA_FQ_CODEL_CE_THRESHOLD_MASK)
+		return rnd() & (rnd() % 2 ? 0x3 : 0xff);
+	if (type == TCA_FQ_CODEL_FLOWS && rnd() % 2)
+		return exists && rnd() % 2 ? old->flows : 1 + rnd() % 2048;
+	return x;
+}
+
+static const struct rules fq_rules = {
+	.main_max	= TCA_FQ_CODEL_MAX,
+	.ext_max	= TCA_FQ_CODEL_EXT_MAX,
+	.main_len	= fq_main_len,
+	.ext_len	= fq_ext_len,
+	.main_range	= fq_main_range,
+	.ext_range	= fq_ext_range,
+	.main_pick	= fq_main_pick,
+	.unknown	= "fq_codel_ext: unknown attribute type",
+};
+
 /*
- * As codel_build_options(), for fq_codel_ext: mainline fq_codel's types
- * 1..11 strictly (u32s, the selector and mask u8s), the TCA_FQ_CODEL_EXT
- * nest (split_gso, the ce_threshold off-switch); then flows, which only a
- * new qdisc takes (a change may repeat its value), ce_threshold set and
- * off at once, and the selector (given, or kept) inside its mask (given,
- * or kept); then all applied at once.
+ * fq_codel_ext: mainline fq_codel's types 1..11 (u32s, the selector and
+ * mask u8s) and its TCA_FQ_CODEL_EXT nest (split_gso, the ce_threshold
+ * off-switch); then flows, which only a new qdisc takes (a change may
+ * repeat its value), ce_threshold set and off at once, and the selector
+ * (given, or kept) inside its mask (given, or kept); then all applied at
+ * once.
  */
 static void fq_build_options(struct nlmsghdr *n, const struct params *old,
 			     bool exists, struct verdict *v)
 {
-	struct nlattr *opts = (void *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
 	struct parse mainp = { 0 }, walk = { 0 }, extp = { 0 };
-	int nattrs = rnd() % 7, i;
 	uint8_t selector, mask;
 	bool off;
 
-	opts->nla_type = TCA_OPTIONS;
-	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + NLA_HDRLEN;
-	for (i = 0; i < nattrs; i++) {
-		uint16_t type = 1 + rnd() % TCA_FQ_CODEL_MAX, len, claimed;
-		unsigned char data[64];
-		uint32_t x = value();
-		int r = rnd() % 100;
-
-		if (r < 25) {
-			memset(&extp, 0, sizeof(extp));
-			fq_build_ext(n, &extp);
-			if (extp.bad)
-				parse_error(&walk, true, NULL);
-			else if (extp.msg)
-				parse_error(&walk, false, extp.msg);
-			continue;
-		}
-		if (type == TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR ||
-		    type == TCA_FQ_CODEL_CE_THRESHOLD_MASK)
-			x = rnd() & (rnd() % 2 ? 0x3 : 0xff);
-		else if (type == TCA_FQ_CODEL_FLOWS && rnd() % 2)
-			x = exists && rnd() % 2 ? old->flows : 1 + rnd() % 2048;
-		len = fq_len(type);
-		memcpy(data, &x, 4);
-		if (r < 29)
-			type = 0;			/* UNSPEC */
-		else if (r < 33)
-			type = FQ_NTYPES + rnd() % 3;	/* unknown */
-		else if (r < 35)
-			type = rnd() & 0x3fff;		/* anything */
-		else if (r < 38)
-			type |= NLA_F_NESTED;		/* nested garbage */
-		else if (r < 41)
-			len = rnd() % 4;		/* truncated */
-		else if (r < 44)
-			len = 5 + rnd() % 40;		/* oversized */
-		for (int b = 4; b < len; b++)
-			data[b] = rnd();
-		claimed = NLA_HDRLEN + len;
-		if (r >= 44 && r < 46)
-			claimed += 1 + rnd() % 8;	/* lies about its length */
-		nl_put_attr(n, type, data, len, claimed);
-
-		if (claimed != NLA_HDRLEN + len) {
-			parse_error(&mainp, true, NULL);
-			break;
-		}
-		if ((type & NLA_TYPE_MASK) == TCA_FQ_CODEL_EXT) {
-			parse_error(&walk, true, NULL);
-		} else if (type & ~NLA_TYPE_MASK) {
-			if ((type & NLA_TYPE_MASK) <= TCA_FQ_CODEL_MAX)
-				parse_error(&mainp, true, NULL);
-			else
-				parse_error(&walk, false, "fq_codel_ext: unknown attribute type");
-		} else if (type != 0 && type <= TCA_FQ_CODEL_MAX && len != fq_len(type)) {
-			parse_error(&mainp, true, NULL);
-		} else if (type == 0 || type > TCA_FQ_CODEL_MAX) {
-			parse_error(&walk, false, "fq_codel_ext: unknown attribute type");
-		} else {
-			if (len == 1)
-				x &= 0xff;
-			if (fq_range_msg(type, x))
-				parse_error(&mainp, false, fq_range_msg(type, x));
-			mainp.seen[type] = 1;
-			mainp.val[type] = x;
-		}
-	}
-	opts->nla_len = (uint16_t)((char *)n + n->nlmsg_len - (char *)opts);
-
-	v->p = *old;
-	v->ok = false;
-	v->range_error = false;
-	v->msg = NULL;
-	if (mainp.bad || (!mainp.msg && walk.bad))
+	build_attrs(n, &fq_rules, old, exists, &mainp, &walk, &extp);
+	if (!parsed(v, old, &mainp, &walk))
 		return;
-	if (!mainp.msg)
-		mainp.msg = walk.msg;
 	selector = mainp.seen[TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR] ?
 		   mainp.val[TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR] : old->selector;
 	mask = mainp.seen[TCA_FQ_CODEL_CE_THRESHOLD_MASK] ?
@@ -480,11 +479,8 @@ static void fq_build_options(struct nlmsghdr *n, const struct params *old,
 		mainp.msg = "fq_codel_ext: ce_threshold given and switched off at once";
 	if (!mainp.msg && (selector & ~mask))
 		mainp.msg = "fq_codel_ext: ce_threshold_selector has bits outside its mask";
-	if (mainp.msg) {
-		v->msg = mainp.msg;
-		v->range_error = true;
+	if (rejected(v, mainp.msg))
 		return;
-	}
 	v->ok = true;
 	if (mainp.seen[TCA_FQ_CODEL_TARGET])
 		v->p.target = us_to_time(mainp.val[TCA_FQ_CODEL_TARGET]);
