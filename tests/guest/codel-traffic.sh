@@ -124,6 +124,38 @@ far_ce_run() {
 	bad=$(($(snmp far IpInHdrErrors) + $(snmp far TcpInCsumErrors) - bad0))
 }
 
+# ecn_leaf_run KIND MODE: KIND MODE (ecn or noecn) as the leaf of HTB's
+# TCP class at $rate, and an ECN-capable bulk flow through it for 3 s.  The
+# flow's Not-ECT packets (SYN, pure ACKs, FIN, and retransmissions, which
+# Linux sends without ECT) go to the other class: CoDel must drop those,
+# so the leaf sees only ECT and CE packets and any drop of its is an
+# ECN-capable one.  Judged: with ecn, marks and no drop; with noecn (the
+# control), drops and no mark; far received each mark as CE, and no
+# corrupted header.  Sets s (the leaf's stats) and marks.
+ecn_leaf_run() {
+	local kind=$1 mode=$2
+	htb_proto_leaf 6 "$rate" "$kind" "$mode"
+	check_err $? "HTB with $kind $mode"
+	tc filter add dev eth0 parent 1: prio 1 protocol ip u32 \
+		match ip protocol 6 0xff match ip tos 0x00 0x03 flowid 1:20
+	check_err $? "filter of Not-ECT TCP to 1:20"
+	far_ce_run 3
+	check_load_flowed "$rate"
+	s=$(stats_of qdisc eth0 10:)
+	marks=$(field "$s" ecn_mark)
+	diag "$kind $mode: far got $ce CE, $bad header/checksum errors; $(echo "$s" | tr -s ' ')"
+	diag "Not-ECT TCP and the rest kept out of $kind: $(tc -s class show dev eth0 classid 1:20 | sed -n 's/.*Sent [0-9]* bytes \([0-9]*\) pkt.*/\1/p') packets"
+	if [ "$mode" = ecn ]; then
+		check_cmp "$marks" -gt 0 "$kind ECN-marked packets"
+		check_eq "$(dropped "$s")" 0 "ECN-capable packets dropped"
+	else
+		check_cmp "$(dropped "$s")" -gt 0 "noecn: $kind dropped"
+		check_eq "$marks" 0 "noecn: packets ECN-marked"
+	fi
+	check_eq "$ce" "$marks" "$mode: CE packets at far vs $kind's ecn_mark"
+	check_eq "$bad" 0 "$mode: IP header or TCP checksum errors at far"
+}
+
 ecn_traffic_marked_not_dropped() {
 	name="traffic: ECN-capable TCP is marked, not dropped; far receives each mark; noecn drops instead"
 	require_cmd iperf3 "$name" || return
@@ -132,32 +164,7 @@ ecn_traffic_marked_not_dropped() {
 	ip netns exec near sysctl -qw net.ipv4.tcp_ecn=1
 	iperf_server_up
 	for mode in ecn noecn; do
-		# TCP only (ECN-capable with tcp_ecn=1); ARP is Not-ECT.
-		htb_proto_leaf 6 "$rate" codel $mode
-		check_err $? "HTB with codel $mode"
-		# The flow's Not-ECT packets (SYN, pure ACKs, FIN, and
-		# retransmissions, which Linux sends without ECT) go to the
-		# other class: CoDel must drop those, so codel sees only ECT
-		# and CE packets and any drop of its is an ECN-capable one.
-		tc filter add dev eth0 parent 1: prio 1 protocol ip u32 \
-			match ip protocol 6 0xff match ip tos 0x00 0x03 flowid 1:20
-		check_err $? "filter of Not-ECT TCP to 1:20"
-		far_ce_run 3
-		check_load_flowed "$rate"
-		s=$(stats_of qdisc eth0 10:)
-		marks=$(field "$s" ecn_mark)
-		diag "codel $mode: far got $ce CE, $bad header/checksum errors; $(echo "$s" | tr -s ' ')"
-		diag "Not-ECT TCP and the rest kept out of codel: $(tc -s class show dev eth0 classid 1:20 | sed -n 's/.*Sent [0-9]* bytes \([0-9]*\) pkt.*/\1/p') packets"
-		if [ $mode = ecn ]; then
-			check_cmp "$marks" -gt 0 "CoDel ECN-marked packets"
-			check_eq "$(dropped "$s")" 0 "ECN-capable packets dropped"
-		else
-			# The control: the same flow, ECN off in codel.
-			check_cmp "$(dropped "$s")" -gt 0 "noecn: CoDel dropped"
-			check_eq "$marks" 0 "noecn: packets ECN-marked"
-		fi
-		check_eq "$ce" "$marks" "$mode: CE packets at far vs codel's ecn_mark"
-		check_eq "$bad" 0 "$mode: IP header or TCP checksum errors at far"
+		ecn_leaf_run codel $mode
 		tc qdisc del dev eth0 root
 	done
 	log_test "$name"
