@@ -171,7 +171,7 @@ SANITIZER_TESTS := fuzz_netlink fuzz_under_parents fuzz_unprivileged_userns \
 # needs a long window or a warm-up there (make check-debug runs 2 x 150).
 SANITIZER_ARGS := FUZZ_OPS=5000 USERNS_OPS=2000 LIFECYCLE_CYCLES=30 \
 	FQ_LIFECYCLE_CYCLES=30 LIFECYCLE_WARMUP=5 FQ_FUZZ_OPS=2000 \
-	FQ_PARENT_OPS=200
+	FQ_PARENT_OPS=300
 
 check-sanitizers: deps
 	@rel=$$(scripts/debug-kernel.sh) && \

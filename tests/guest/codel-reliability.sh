@@ -138,7 +138,8 @@ fuzz_parents_run() {
 		# Proof that the run did what it claims: frames, events, dumps.
 		set -- $(sed -n 's/.* \([0-9]*\) frames, \([0-9]*\) device events, \([0-9]*\) dumps by .*, 0 failures$/\1 \2 \3/p' /tmp/pfuzz.out)
 		check_cmp "${1:-0}" -ge "$ops" "$kind: frames sent"
-		check_cmp "${2:-0}" -ge 5 "$kind: device events"
+		# (a device event every ~50 operations: 12 at 600 on average)
+		check_cmp "${2:-0}" -ge $((ops / 100)) "$kind: device events"
 		check_cmp "${3:-0}" -ge 10 "$kind: dumps by the second thread"
 		set -- $(sed -n 's/.*deepest root queue \([0-9]*\) packets; codel had dropped at \([0-9]*\) and marked at \([0-9]*\) .*/\1 \2 \3/p' /tmp/pfuzz.out)
 		check_cmp "${1:-0}" -ge $deep "$kind: a backlog stood (deepest root queue)"
