@@ -334,6 +334,19 @@ fq_codel_ext_overflow_batch_drop_accounted() {
 	log_test "$name"
 }
 
+# udp_classes CMD...: 3 Mbit/s of UDP from near to far for 3 s; halfway,
+# classes is set to the flows (classes) of fq_codel_ext 10: that hold
+# packets, and CMD runs alongside; then the path settles.
+udp_classes() {
+	ip netns exec near iperf3 -c "$FAR" -u -b 3M -l 1400 -t 3 >/dev/null 2>&1 &
+	sleep 1.5
+	classes=$(tc -s class show dev eth0 parent 10: |
+		sed -n 's/^class fq_codel_ext \(10:[0-9a-f]*\) parent 10:.*/\1/p' | tr '\n' ' ')
+	"$@" >/dev/null 2>&1
+	wait $!
+	wait_settled
+}
+
 # fq_codel_ext_filters_and_priority_pick_flows: as the in-tree fq_codel,
 # a filter on the qdisc picks the flow (class minor), a filter that shoots
 # drops the packet and counts it, and skb->priority naming the qdisc's
@@ -357,12 +370,7 @@ fq_codel_ext_filters_and_priority_pick_flows() {
 	EOF
 	check_err $? "filters on fq_codel_ext 10:"
 	iperf_server_up
-	ip netns exec near iperf3 -c "$FAR" -u -b 3M -l 1400 -t 3 >/dev/null 2>&1 &
-	sleep 1.5
-	classes=$(tc -s class show dev eth0 parent 10: | sed -n 's/^class fq_codel_ext \(10:[0-9a-f]*\) parent 10:.*/\1/p' | tr '\n' ' ')
-	ip netns exec near ping -q -c 5 -i 0.1 -W 1 "$FAR" >/dev/null 2>&1
-	wait $!
-	wait_settled
+	udp_classes ip netns exec near ping -q -c 5 -i 0.1 -W 1 "$FAR"
 	s=$(stats_of qdisc eth0 10:)
 	drops=$(dropped "$s")
 	diag "filters: classes under load: $classes; $(echo "$s" | tr -s ' ')"
@@ -380,11 +388,7 @@ fq_codel_ext_filters_and_priority_pick_flows() {
 	filter add dev eth0 parent 10: prio 1 protocol ip u32 match u32 0 0 flowid 10:7
 	EOF
 	check_err $? "skbedit priority 10:400 on HTB, a filter to 10:7 on fq_codel_ext"
-	ip netns exec near iperf3 -c "$FAR" -u -b 3M -l 1400 -t 3 >/dev/null 2>&1 &
-	sleep 1.5
-	classes=$(tc -s class show dev eth0 parent 10: | sed -n 's/^class fq_codel_ext \(10:[0-9a-f]*\) parent 10:.*/\1/p' | tr '\n' ' ')
-	wait $!
-	wait_settled
+	udp_classes true
 	diag "priority: classes under load: $classes"
 	check_eq "$classes" "10:400 " "the UDP flow is class 10:400, from skb->priority"
 	unset TC_LIB_DIR
