@@ -284,6 +284,9 @@ struct codel_stats {
  * @dsfield:	the packet's DS field (DSCP and ECN bits), or -1 if not IP
  * @event:	report a decision (@vars as it stands, the current time);
  *		must be cheap when nobody listens
+ * @delivered:	optional: the histogram bucket of the packet codel_serve()
+ *		is about to return, for a histogram of the caller's own
+ *		(fq_codel_ext's per flow) without a second codel_hist_bucket()
  *
  * codel_serve() is always inlined with a constant ops table, so the
  * compiler turns every call below into a direct (usually inlined) call.
@@ -298,6 +301,7 @@ struct codel_pkt_ops {
 	int (*dsfield)(struct sk_buff *skb);
 	void (*event)(void *ctx, enum codel_event ev,
 		      const struct codel_vars *vars, codel_time_t now);
+	void (*delivered)(void *ctx, unsigned long bucket);
 };
 
 static inline void codel_params_init(struct codel_params *params, u32 mtu)
@@ -450,6 +454,7 @@ codel_serve(void *ctx, struct sk_buff *skb, codel_time_t now,
 	    const struct codel_pkt_ops *ops)
 {
 	unsigned int steps = 0;
+	unsigned long bucket;
 	bool drop;
 
 	stats->dequeue_calls++;
@@ -565,11 +570,12 @@ codel_serve(void *ctx, struct sk_buff *skb, codel_time_t now,
 end:
 	if (!skb)
 		return NULL;
-	/* Bucket 0 by a constant index: most packets, and no fls() for them. */
-	if (vars->ldelay < (1U << CODEL_HIST_SHIFT))
-		stats->sojourn_hist[0]++;
-	else
-		stats->sojourn_hist[codel_hist_bucket(vars->ldelay)]++;
+	/* Bucket 0 without fls(): most packets. */
+	bucket = vars->ldelay < (1U << CODEL_HIST_SHIFT) ? 0 :
+		 codel_hist_bucket(vars->ldelay);
+	stats->sojourn_hist[bucket]++;
+	if (ops->delivered)
+		ops->delivered(ctx, bucket);
 	stats->sojourn_sum += vars->ldelay;
 	if (codel_time_after(vars->ldelay, params->ce_threshold) &&
 	    codel_ce_selected(skb, params, ops) && ops->set_ce(skb)) {

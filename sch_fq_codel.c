@@ -61,12 +61,17 @@
 #define FQ_CODEL_QUANTUM_MIN		256
 
 /**
- * struct fq_codel_flow - one flow's queue, kept within a cache line
+ * struct fq_codel_flow - one flow's queue, its state in the first cache line
  * @head:	oldest packet, NULL when the flow is empty
  * @tail:	newest packet
  * @flowchain:	on new_flows or old_flows while active, else empty
  * @deficit:	DRR credit, bytes; the flow is served while it is positive
  * @cvars:	the flow's CoDel state
+ * @hist:	its delivered packets by sojourn time (codel_hist_bucket());
+ *		32 bits, as a flow is a hash bucket that many connections
+ *		share over time.  Here rather than in an array of its own, so
+ *		that counting a packet is one instruction on the bucket
+ *		codel_serve() found.
  */
 struct fq_codel_flow {
 	struct sk_buff		*head;
@@ -74,6 +79,7 @@ struct fq_codel_flow {
 	struct list_head	flowchain;
 	int			deficit;
 	struct codel_vars	cvars;
+	u32			hist[CODEL_HIST_BUCKETS] ____cacheline_aligned;
 };
 
 /**
@@ -82,9 +88,6 @@ struct fq_codel_flow {
  * @block:	their block
  * @flows:	the flow table, @flows_cnt entries
  * @backlogs:	bytes queued per flow, scanned for the fattest flow
- * @flow_hist:	per flow, its delivered packets by sojourn time
- *		(CODEL_HIST_BUCKETS each); 32 bits, as a flow is a hash
- *		bucket that many connections share over time
  * @flows_cnt:	number of flows, fixed at creation
  * @quantum:	DRR quantum, bytes
  * @drop_batch_size: most packets one overlimit enqueue drops
@@ -105,7 +108,6 @@ struct fq_codel_sched_data {
 	struct tcf_block	*block;
 	struct fq_codel_flow	*flows;
 	u32			*backlogs;
-	u32			*flow_hist;
 	u32			flows_cnt;
 	u32			quantum;
 	u32			drop_batch_size;
@@ -443,6 +445,13 @@ static void fq_codel_pkt_event(void *ctx, enum codel_event ev,
 	}
 }
 
+static void fq_codel_pkt_delivered(void *ctx, unsigned long bucket)
+{
+	struct fq_codel_ctx *c = ctx;
+
+	c->flow->hist[bucket]++;
+}
+
 static const struct codel_pkt_ops fq_codel_pkt_ops = {
 	.pop		= fq_codel_pop,
 	.len		= fq_codel_pkt_len,
@@ -451,6 +460,7 @@ static const struct codel_pkt_ops fq_codel_pkt_ops = {
 	.set_ce		= fq_codel_pkt_set_ce,
 	.dsfield	= fq_codel_pkt_dsfield,
 	.event		= fq_codel_pkt_event,
+	.delivered	= fq_codel_pkt_delivered,
 };
 
 /*
@@ -458,8 +468,8 @@ static const struct codel_pkt_ops fq_codel_pkt_ops = {
  * is spent goes to the back of old_flows with a quantum more; one that
  * CoDel leaves empty leaves the lists, but a new flow goes through
  * old_flows first, so that new flows cannot starve the old ones.  The
- * caller reports CoDel's drops.  The packet returned is counted in the
- * flow's histogram and (by codel_serve()) in the qdisc's.
+ * caller reports CoDel's drops.  The packet returned is counted (by
+ * codel_serve()) in the qdisc's histogram and the flow's.
  */
 static __always_inline struct sk_buff *fq_codel_serve(struct Qdisc *sch)
 {
@@ -497,8 +507,6 @@ static __always_inline struct sk_buff *fq_codel_serve(struct Qdisc *sch)
 			list_del_init(&ctx.flow->flowchain);
 	}
 	ctx.flow->deficit -= qdisc_pkt_len(skb);
-	q->flow_hist[(ctx.flow - q->flows) * CODEL_HIST_BUCKETS +
-		     codel_hist_bucket(ctx.flow->cvars.ldelay)]++;
 	return skb;
 }
 
@@ -756,7 +764,7 @@ static void fq_codel_unhist(struct fq_codel_sched_data *q, struct sk_buff *skb)
 
 	q->stats.sojourn_hist[b]--;
 	q->stats.sojourn_sum -= q->flows[flow].cvars.ldelay;
-	q->flow_hist[flow * CODEL_HIST_BUCKETS + b]--;
+	q->flows[flow].hist[b]--;
 }
 
 /*
@@ -861,7 +869,6 @@ static void fq_codel_destroy(struct Qdisc *sch)
 	struct fq_codel_sched_data *q = qdisc_priv(sch);
 
 	tcf_block_put(q->block);
-	kvfree(q->flow_hist);
 	kvfree(q->backlogs);
 	kvfree(q->flows);
 }
@@ -902,10 +909,6 @@ static int fq_codel_init(struct Qdisc *sch, struct nlattr *opt,
 	}
 	q->backlogs = kvcalloc(q->flows_cnt, sizeof(*q->backlogs), GFP_KERNEL);
 	if (!q->backlogs)
-		goto nomem;
-	q->flow_hist = kvcalloc(q->flows_cnt * CODEL_HIST_BUCKETS,
-				sizeof(*q->flow_hist), GFP_KERNEL);
-	if (!q->flow_hist)
 		goto nomem;
 	/* limit >= 1 always holds, so an idle qdisc may be bypassed. */
 	sch->flags |= TCQ_F_CAN_BYPASS | CODEL_SCH_FLAGS;
@@ -1077,8 +1080,7 @@ static int fq_codel_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 		qs.qlen++;
 	qs.backlog = q->backlogs[idx];
 	for (i = 0; i < CODEL_HIST_BUCKETS; i++)
-		xstats.sojourn_hist[i] =
-			q->flow_hist[idx * CODEL_HIST_BUCKETS + i];
+		xstats.sojourn_hist[i] = flow->hist[i];
 	sch_tree_unlock(sch);
 
 	if (gnet_stats_copy_queue(d, NULL, &qs, qs.qlen) < 0)
@@ -1142,7 +1144,8 @@ static int __init fq_codel_module_init(void)
 	BUILD_BUG_ON(offsetof(struct tc_fq_codel_cl_xstats_ext, sojourn_hist) !=
 		     sizeof(struct tc_fq_codel_xstats));
 	BUILD_BUG_ON(TC_CODEL_HIST_BUCKETS != CODEL_HIST_BUCKETS);
-	BUILD_BUG_ON(sizeof(struct fq_codel_flow) > 64);
+	/* What the DRR scan touches stays in one cache line. */
+	BUILD_BUG_ON(offsetof(struct fq_codel_flow, hist) > 64);
 
 	return register_qdisc(&fq_codel_qdisc_ops);
 }

@@ -35,6 +35,7 @@ struct pktq {
 	u32			next_id;
 	u32			events[CODEL_EV_DROPPING_EXIT + 1];
 	u32			drops_reported;	/* ops->drop() calls */
+	u64			delivered_hist[CODEL_HIST_BUCKETS]; /* ops->delivered() */
 };
 
 static struct sk_buff *pktq_pop(void *ctx)
@@ -99,6 +100,13 @@ static void pktq_event(void *ctx, enum codel_event ev,
 	q->events[ev]++;
 }
 
+static void pktq_delivered(void *ctx, unsigned long bucket)
+{
+	struct pktq *q = ctx;
+
+	q->delivered_hist[bucket]++;
+}
+
 static const struct codel_pkt_ops pktq_ops = {
 	.pop		= pktq_pop,
 	.len		= pktq_len,
@@ -107,6 +115,7 @@ static const struct codel_pkt_ops pktq_ops = {
 	.set_ce		= pktq_set_ce,
 	.dsfield	= pktq_dsfield,
 	.event		= pktq_event,
+	.delivered	= pktq_delivered,
 };
 
 static inline void pktq_init(struct pktq *q, u32 limit, u32 mtu)

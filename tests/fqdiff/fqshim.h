@@ -48,6 +48,7 @@ typedef unsigned int gfp_t;
 #define __init
 #define __exit
 #define __read_mostly
+#define ____cacheline_aligned	__attribute__((__aligned__(64)))
 #define __rcu
 #define fallthrough		__attribute__((__fallthrough__))
 #define likely(x)		__builtin_expect(!!(x), 1)
@@ -111,10 +112,14 @@ static inline u32 reciprocal_scale(u32 val, u32 ep_ro)
 
 /* --- memory ------------------------------------------------------------- */
 
+/* Cache-line aligned, as the kernel's is for the flows' table. */
 static inline void *kvcalloc(size_t n, size_t size, gfp_t gfp)
 {
+	size_t len = (n * size + 63) / 64 * 64;
+	void *p = aligned_alloc(64, len ? len : 64);
+
 	(void)gfp;
-	return calloc(n, size);
+	return p ? memset(p, 0, len) : NULL;
 }
 
 #define kvzalloc_objs(type, n)	((type *)calloc((n), sizeof(type)))

@@ -39,14 +39,15 @@ static void side_flow(struct fq_codel_sched_data *q, struct fq_codel_flow *f,
 void ours_hist_totals(struct Qdisc *sch, uint64_t *qdisc, uint64_t *flows)
 {
 	struct fq_codel_sched_data *q = qdisc_priv(sch);
-	u32 i;
+	u32 i, f;
 
 	*qdisc = 0;
 	*flows = 0;
 	for (i = 0; i < CODEL_HIST_BUCKETS; i++)
 		*qdisc += q->stats.sojourn_hist[i];
-	for (i = 0; i < q->flows_cnt * CODEL_HIST_BUCKETS; i++)
-		*flows += q->flow_hist[i];
+	for (f = 0; f < q->flows_cnt; f++)
+		for (i = 0; i < CODEL_HIST_BUCKETS; i++)
+			*flows += q->flows[f].hist[i];
 }
 #endif
 

@@ -464,7 +464,8 @@ static void empty_queue_leaves_dropping(void)
 
 /*
  * Histogram: each bucket's edges as pkt_sched_codel.h defines them; every
- * delivered packet is counted once.
+ * delivered packet is counted once, and ops->delivered() is told the
+ * bucket it was counted in (fq_codel_ext's per-flow histogram).
  */
 static void sojourn_histogram(void)
 {
@@ -483,8 +484,13 @@ static void sojourn_histogram(void)
 	/* A 3 ms standing queue: every packet in bucket 4 ([2048, 4096) units). */
 	setup(&q);
 	drive(&q, &r, 0, 0, 1 * MS, 1 * MS, 3 * MS, 1000 * MS, 1500, ECN_NOT_ECT);
-	for (int b = 0; b < CODEL_HIST_BUCKETS; b++)
+	for (int b = 0; b < CODEL_HIST_BUCKETS; b++) {
 		total += q.stats.sojourn_hist[b];
+		EXPECT(q.delivered_hist[b] == q.stats.sojourn_hist[b],
+		       "bucket %d: told %llu, counted %llu", b,
+		       (unsigned long long)q.delivered_hist[b],
+		       (unsigned long long)q.stats.sojourn_hist[b]);
+	}
 	EXPECT(total == r.delivered, "%u counted, %u delivered", total, r.delivered);
 	EXPECT(q.stats.sojourn_hist[4] == r.delivered, "bucket 4 has %llu of %u",
 	       (unsigned long long)q.stats.sojourn_hist[4], r.delivered);
@@ -494,6 +500,8 @@ static void sojourn_histogram(void)
 	drive(&q, &r, 0, 0, 1 * MS, 1 * MS, 0, 100 * MS, 1500, ECN_NOT_ECT);
 	EXPECT(r.delivered > 90 && q.stats.sojourn_hist[0] == r.delivered,
 	       "bucket 0 has %llu of %u", (unsigned long long)q.stats.sojourn_hist[0], r.delivered);
+	EXPECT(q.delivered_hist[0] == r.delivered, "told bucket 0 %llu times of %u",
+	       (unsigned long long)q.delivered_hist[0], r.delivered);
 	pktq_destroy(&q);
 }
 
