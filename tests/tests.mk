@@ -119,7 +119,7 @@ BACKPORTS_TESTS := module_autoload_is_ours fq_codel_ext_autoloads_ours tdc_codel
 	accounting_netem accounting_hfsc accounting_cbs accounting_drr \
 	accounting_qfq accounting_ets mtu_guard_capped_on_huge_mtu \
 	fuzz_netlink fuzz_under_parents fuzz_unprivileged_userns \
-	fq_fuzz_netlink fq_fuzz_under_parents \
+	fq_fuzz_netlink fq_fuzz_under_parents fq_fuzz_unprivileged_userns \
 	fq_codel_ext_overflow_batch_drop_accounted
 
 check-all: deps
@@ -154,7 +154,7 @@ check-debug: deps
 # of both qdiscs (fq_codel_ext's through the plugin of make deb), the
 # longest cut to fit CI's budget, kmemleak last.
 SANITIZER_TESTS := fuzz_netlink fuzz_under_parents fuzz_unprivileged_userns \
-	fq_fuzz_netlink fq_fuzz_under_parents \
+	fq_fuzz_netlink fq_fuzz_under_parents fq_fuzz_unprivileged_userns \
 	lifecycle_load_use_unload drop_to_empty_in_dequeue_under_htb \
 	drop_to_empty_in_peek_under_drr drop_to_empty_in_peek_under_qfq \
 	drop_to_empty_in_peek_under_hfsc drop_to_empty_in_peek_under_tbf \

@@ -6,13 +6,14 @@
 # Tunables (all.sh VAR=VALUE): FUZZ_OPS (100000), FUZZ_SEED (1),
 # USERNS_OPS (20000), PARENT_OPS (600 per parent), LIFECYCLE_CYCLES (150 per
 # window, two windows); for fq_codel_ext, FQ_FUZZ_OPS (20000) and
-# FQ_PARENT_OPS (300 per parent).
+# FQ_PARENT_OPS (300 per parent), FQ_USERNS_OPS (5000).
 
 ALL_TESTS="$ALL_TESTS
 	fuzz_netlink
 	fuzz_under_parents
 	fuzz_unprivileged_userns
 	fq_fuzz_netlink
+	fq_fuzz_unprivileged_userns
 	fq_fuzz_under_parents
 	lifecycle_load_use_unload
 	fq_lifecycle_load_use_unload
@@ -170,8 +171,18 @@ outside_state() {
 }
 
 fuzz_unprivileged_userns() {
-	ops=${USERNS_OPS:-20000}
-	name="fuzz: $ops operations as an unprivileged user in its own user+net namespace, codel autoloaded there"
+	fuzz_userns_run codel sch_codel "${USERNS_OPS:-20000}"
+}
+
+# The same for fq_codel_ext, autoloaded from the namespace.
+fq_fuzz_unprivileged_userns() {
+	fuzz_userns_run fq_codel_ext sch_fq_codel_ext "${FQ_USERNS_OPS:-5000}"
+}
+
+# fuzz_userns_run KIND MODULE OPS
+fuzz_userns_run() {
+	local kind=$1 mod=$2 ops=$3 name rc
+	name="fuzz: $ops operations as an unprivileged user in its own user+net namespace, $kind autoloaded there"
 	if [ ! -x "$FUZZ" ]; then
 		log_skip "$name" "codel-fuzz not in the guest (make guest-tools)"
 		return
@@ -180,8 +191,9 @@ fuzz_unprivileged_userns() {
 		log_skip "$name" "unprivileged user namespaces are off on this kernel"
 		return
 	fi
-	rmmod sch_codel 2>/dev/null
-	lsmod | grep -q '^sch_codel ' && check_err 1 "sch_codel still loaded before the run"
+	rmmod "$mod" 2>/dev/null
+	[ ! -e "/sys/module/$mod" ]
+	check_err $? "precondition: $mod not loaded before the run"
 	# The dummy driver's module load adds dummy0 to the initial namespace
 	# (numdummies=1): load it first, so the namespace's autoload of it
 	# changes nothing outside.  No background traffic on eth0 (quiet_path).
@@ -189,30 +201,39 @@ fuzz_unprivileged_userns() {
 	quiet_path
 	outside_state >/tmp/outside.before
 	# 65534 is nobody: no capability in the initial namespaces.
-	"$FUZZ" --userns 65534 --seed "${FUZZ_SEED:-1}" --ops "$ops" u0 u1 >/tmp/ufuzz.out 2>&1
+	"$FUZZ" --kind "$kind" --userns 65534 --seed "${FUZZ_SEED:-1}" --ops "$ops" u0 u1 \
+		>/tmp/ufuzz.out 2>&1
 	rc=$?
 	sed 's/^# //; s/^/# /' /tmp/ufuzz.out | tail -n 5
 	check_eq "$rc" 0 "fuzzer exit status"
 	grep -q "seed [0-9]*: $ops operations, .* 0 failures" /tmp/ufuzz.out
 	check_err $? "fuzzer summary"
-	codel_is_ours
-	check_err $? "the namespace's autoload did not load our module"
+	# Proof that the namespace's root could change the qdisc at all.
+	set -- $(sed -n 's/.*: [0-9]* operations, \([0-9]*\) accepted, \([0-9]*\) rejected .*/\1 \2/p' /tmp/ufuzz.out)
+	check_cmp "${1:-0}" -ge $((ops / 20)) "operations accepted"
+	check_cmp "${2:-0}" -ge $((ops / 20)) "operations rejected by the model"
+	grep -q O "/sys/module/$mod/taint" 2>/dev/null
+	check_err $? "the namespace's autoload did not load our $mod"
 	# The namespace dies with the fuzzer (cleanup_net runs later).
-	busywait 5000 module_unreferenced
-	check_eq "$(cat /sys/module/sch_codel/refcnt 2>/dev/null)" 0 "module references left after the namespace went"
+	busywait 5000 module_unused "$mod"
+	check_eq "$(cat "/sys/module/$mod/refcnt" 2>/dev/null)" 0 "module references left after the namespace went"
 	outside_state >/tmp/outside.after
 	cmp -s /tmp/outside.before /tmp/outside.after
 	check_err $? "state outside the namespace changed: $(diff /tmp/outside.before /tmp/outside.after | grep '^[-+][^-+]' | head -n 4 | tr '\n' ' ')"
-	# And a codel of the initial namespace, made after the module came:
+	# And a qdisc of the initial namespace, made after the module came:
 	# the fuzzer again (fewer operations) must leave its counters alone.
 	dummy_up
-	tc qdisc add dev d0 root handle 1: codel
+	tc qdisc add dev d0 root handle 1: "$kind"
+	check_err $? "tc qdisc add dev d0 root $kind"
 	tc -s qdisc show dev d0 >/tmp/d0.before
-	"$FUZZ" --userns 65534 --seed "$(( ${FUZZ_SEED:-1} + 1 ))" --ops 2000 u0 >/tmp/ufuzz2.out 2>&1
+	grep -q "qdisc $kind 1: root" /tmp/d0.before
+	check_err $? "precondition: $kind on d0: $(head -n 1 /tmp/d0.before)"
+	"$FUZZ" --kind "$kind" --userns 65534 --seed "$(( ${FUZZ_SEED:-1} + 1 ))" --ops 2000 u0 \
+		>/tmp/ufuzz2.out 2>&1
 	check_err $? "second fuzzer run: $(tail -n 1 /tmp/ufuzz2.out)"
 	tc -s qdisc show dev d0 >/tmp/d0.after
 	cmp -s /tmp/d0.before /tmp/d0.after
-	check_err $? "the initial namespace's codel changed: $(tr -s ' \n' ' ' </tmp/d0.after)"
+	check_err $? "the initial namespace's $kind changed: $(tr -s ' \n' ' ' </tmp/d0.after)"
 	log_test "$name"
 }
 

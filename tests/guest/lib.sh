@@ -99,10 +99,9 @@ check_under_load() {
 	check_cmp "$@"
 }
 
-# No reference to sch_codel is left (a qdisc, a namespace still dying).
-module_unreferenced() {
-	[ "$(cat /sys/module/sch_codel/refcnt 2>/dev/null)" = 0 ]
-}
+# module_unused MODULE: loaded, and no reference to it is left (a qdisc,
+# a namespace still dying).
+module_unused() { [ "$(cat "/sys/module/$1/refcnt" 2>/dev/null)" = 0 ]; }
 
 # True when the loaded sch_codel is this project's (out-of-tree: taint O).
 codel_is_ours() {
