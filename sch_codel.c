@@ -98,6 +98,7 @@
 #include <net/pkt_sched.h>
 
 #include "codel.h"
+#include "codel_nl.h"
 #include "compat.h"
 #include "pkt_sched_codel.h"
 
@@ -482,15 +483,7 @@ static const struct nla_policy codel_ext_policy[TCA_CODEL_EXT_MAX + 1] = {
 								&codel_memory_range),
 };
 
-/*
- * The policy rejects an out-of-range value with "integer out of range";
- * name the option and its range instead.  Keyed by the policy entry the
- * parser reports in extack->policy.
- */
-static const struct {
-	const struct nla_policy	*pol;
-	const char		*msg;
-} codel_range_msgs[] = {
+static const struct codel_nl_range_msg codel_range_msgs[] = {
 	{ &codel_policy[TCA_CODEL_TARGET],	"codel: target must be at most 100s" },
 	{ &codel_policy[TCA_CODEL_LIMIT],	"codel: limit must be at least 1 packet" },
 	{ &codel_policy[TCA_CODEL_INTERVAL],	"codel: interval must be at most 100s" },
@@ -501,64 +494,18 @@ static const struct {
 	  "codel: memory_limit must be from 1 byte to 2GB" },
 };
 
-/*
- * What NL_SET_ERR_MSG_ATTR_POL() does for a literal: these messages are
- * static strings too.  The attribute and policy stay as the parser set them.
- */
-static void codel_range_msg(struct netlink_ext_ack *extack)
-{
-	unsigned int i;
-
-	if (!extack)
-		return;
-	for (i = 0; i < ARRAY_SIZE(codel_range_msgs); i++) {
-		if (extack->policy == codel_range_msgs[i].pol) {
-			do_trace_netlink_extack(codel_range_msgs[i].msg);
-			extack->_msg = codel_range_msgs[i].msg;
-			return;
-		}
-	}
-}
-
-/*
- * Parse TCA_OPTIONS into mainline's attributes (@tb) and ours (@ext, from
- * the TCA_CODEL_EXT nest).  Strict about contents (unknown or UNSPEC
- * types, wrong lengths, out-of-range values, trailing bytes) but not about
- * NLA_F_NESTED on TCA_OPTIONS itself, which tc has never set for codel.
- * The one type above TCA_CODEL_MAX we know is TCA_CODEL_EXT, so unknown
- * and UNSPEC types are refused here rather than by the parser.
- */
-static int codel_parse(struct nlattr *opt, struct nlattr **tb,
-		       struct nlattr **ext, struct netlink_ext_ack *extack)
-{
-	struct nlattr *a;
-	int err, rem;
-
-	err = __nla_parse(tb, TCA_CODEL_MAX, nla_data(opt), nla_len(opt),
-			  codel_policy, NL_VALIDATE_STRICT & ~NL_VALIDATE_MAXTYPE,
-			  extack);
-	if (err == -ERANGE)
-		codel_range_msg(extack);
-	if (err < 0)
-		return err;
-	memset(ext, 0, sizeof(*ext) * (TCA_CODEL_EXT_MAX + 1));
-	/* Each nest is checked; the last one counts, as in tb[]. */
-	nla_for_each_nested(a, opt, rem) {
-		if (nla_type(a) == TCA_CODEL_EXT) {
-			err = nla_parse_nested(ext, TCA_CODEL_EXT_MAX, a,
-					       codel_ext_policy, extack);
-			if (err == -ERANGE)
-				codel_range_msg(extack);
-			if (err < 0)
-				return err;
-		} else if (!nla_type(a) || nla_type(a) > TCA_CODEL_MAX) {
-			/* The parser skips these without NL_VALIDATE_MAXTYPE. */
-			NL_SET_ERR_MSG_ATTR(extack, a, "codel: unknown attribute type");
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
+static const struct codel_nl_desc codel_nl = {
+	.policy		= codel_policy,
+	.maxtype	= TCA_CODEL_MAX,
+	.ext_type	= TCA_CODEL_EXT,
+	.ext_policy	= codel_ext_policy,
+	.ext_maxtype	= TCA_CODEL_EXT_MAX,
+	.range_msgs	= codel_range_msgs,
+	.n_range_msgs	= ARRAY_SIZE(codel_range_msgs),
+	.unknown_msg	= "codel: unknown attribute type",
+	.ce_both_msg	= "codel: ce_threshold given and switched off at once",
+	.selector_msg	= "codel: ce_threshold_selector has bits outside its mask",
+};
 
 /*
  * The ce_threshold selector and mask a change leaves: each as sent, else
@@ -578,25 +525,6 @@ static void codel_new_selector(const struct codel_sched_data *q,
 		*selector = 0;
 	else
 		*selector = q->params.ce_threshold_selector;
-}
-
-/* What the policies cannot say, checked before anything changes. */
-static int codel_validate(struct nlattr **tb, struct nlattr **ext,
-			  u8 selector, u8 mask, struct netlink_ext_ack *extack)
-{
-	if (tb[TCA_CODEL_CE_THRESHOLD] && ext[TCA_CODEL_EXT_CE_THRESHOLD_OFF]) {
-		NL_SET_ERR_MSG_ATTR(extack, ext[TCA_CODEL_EXT_CE_THRESHOLD_OFF],
-				    "codel: ce_threshold given and switched off at once");
-		return -EINVAL;
-	}
-	if (selector & ~mask) {
-		NL_SET_ERR_MSG_ATTR(extack,
-				    ext[TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR] ?:
-				    ext[TCA_CODEL_EXT_CE_THRESHOLD_MASK],
-				    "codel: ce_threshold_selector has bits outside its mask");
-		return -EINVAL;
-	}
-	return 0;
 }
 
 /*
@@ -627,11 +555,14 @@ static int codel_change(struct Qdisc *sch, struct nlattr *opt,
 		NL_SET_ERR_MSG(extack, "codel: missing options");
 		return -EINVAL;
 	}
-	err = codel_parse(opt, tb, ext, extack);
+	err = codel_nl_parse(&codel_nl, opt, tb, ext, extack);
 	if (err < 0)
 		return err;
 	codel_new_selector(q, ext, &selector, &mask);
-	err = codel_validate(tb, ext, selector, mask, extack);
+	err = codel_nl_check_ce(&codel_nl, tb[TCA_CODEL_CE_THRESHOLD],
+				ext[TCA_CODEL_EXT_CE_THRESHOLD_OFF], selector,
+				mask, ext[TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR],
+				ext[TCA_CODEL_EXT_CE_THRESHOLD_MASK], extack);
 	if (err)
 		return err;
 

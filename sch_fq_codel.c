@@ -46,6 +46,7 @@
 #include <net/pkt_sched.h>
 
 #include "codel.h"
+#include "codel_nl.h"
 #include "compat.h"
 #include "pkt_sched_codel.h"
 
@@ -648,11 +649,7 @@ static const struct nla_policy fq_codel_ext_policy[TCA_FQ_CODEL_EXT_MAX + 1] = {
 	[TCA_FQ_CODEL_EXT_CE_THRESHOLD_OFF]	= { .type = NLA_FLAG },
 };
 
-/* The policy's "integer out of range", with the option and its range. */
-static const struct {
-	const struct nla_policy	*pol;
-	const char		*msg;
-} fq_codel_range_msgs[] = {
+static const struct codel_nl_range_msg fq_codel_range_msgs[] = {
 	{ &fq_codel_policy[TCA_FQ_CODEL_TARGET], "fq_codel_ext: target must be at most 100s" },
 	{ &fq_codel_policy[TCA_FQ_CODEL_LIMIT], "fq_codel_ext: limit must be at least 1 packet" },
 	{ &fq_codel_policy[TCA_FQ_CODEL_INTERVAL], "fq_codel_ext: interval must be at most 100s" },
@@ -670,57 +667,20 @@ static const struct {
 	  "fq_codel_ext: split_gso must be 0 or 1" },
 };
 
-static void fq_codel_range_msg(struct netlink_ext_ack *extack)
-{
-	unsigned int i;
+static const struct codel_nl_desc fq_codel_nl = {
+	.policy		= fq_codel_policy,
+	.maxtype	= TCA_FQ_CODEL_MAX,
+	.ext_type	= TCA_FQ_CODEL_EXT,
+	.ext_policy	= fq_codel_ext_policy,
+	.ext_maxtype	= TCA_FQ_CODEL_EXT_MAX,
+	.range_msgs	= fq_codel_range_msgs,
+	.n_range_msgs	= ARRAY_SIZE(fq_codel_range_msgs),
+	.unknown_msg	= "fq_codel_ext: unknown attribute type",
+	.ce_both_msg	= "fq_codel_ext: ce_threshold given and switched off at once",
+	.selector_msg	= "fq_codel_ext: ce_threshold_selector has bits outside its mask",
+};
 
-	if (!extack)
-		return;
-	for (i = 0; i < ARRAY_SIZE(fq_codel_range_msgs); i++) {
-		if (extack->policy == fq_codel_range_msgs[i].pol) {
-			do_trace_netlink_extack(fq_codel_range_msgs[i].msg);
-			extack->_msg = fq_codel_range_msgs[i].msg;
-			return;
-		}
-	}
-}
-
-/*
- * Mainline's attributes into @tb, ours (the TCA_FQ_CODEL_EXT nest) into
- * @ext; strict about their contents, as sch_codel.c's codel_parse().
- */
-static int fq_codel_parse(struct nlattr *opt, struct nlattr **tb,
-			  struct nlattr **ext, struct netlink_ext_ack *extack)
-{
-	struct nlattr *a;
-	int err, rem;
-
-	err = __nla_parse(tb, TCA_FQ_CODEL_MAX, nla_data(opt), nla_len(opt),
-			  fq_codel_policy,
-			  NL_VALIDATE_STRICT & ~NL_VALIDATE_MAXTYPE, extack);
-	if (err == -ERANGE)
-		fq_codel_range_msg(extack);
-	if (err < 0)
-		return err;
-	memset(ext, 0, sizeof(*ext) * (TCA_FQ_CODEL_EXT_MAX + 1));
-	nla_for_each_nested(a, opt, rem) {
-		if (nla_type(a) == TCA_FQ_CODEL_EXT) {
-			err = nla_parse_nested(ext, TCA_FQ_CODEL_EXT_MAX, a,
-					       fq_codel_ext_policy, extack);
-			if (err == -ERANGE)
-				fq_codel_range_msg(extack);
-			if (err < 0)
-				return err;
-		} else if (!nla_type(a) || nla_type(a) > TCA_FQ_CODEL_MAX) {
-			NL_SET_ERR_MSG_ATTR(extack, a,
-					    "fq_codel_ext: unknown attribute type");
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-/* What the policies cannot say, checked before anything changes. */
+/* flows is set at creation only; the rest as codel_nl_check_ce() says. */
 static int fq_codel_validate(struct fq_codel_sched_data *q, struct nlattr **tb,
 			     struct nlattr **ext, u8 selector, u8 mask,
 			     struct netlink_ext_ack *extack)
@@ -732,20 +692,11 @@ static int fq_codel_validate(struct fq_codel_sched_data *q, struct nlattr **tb,
 				    "fq_codel_ext: flows can only be set when the qdisc is created");
 		return -EINVAL;
 	}
-	if (tb[TCA_FQ_CODEL_CE_THRESHOLD] &&
-	    ext[TCA_FQ_CODEL_EXT_CE_THRESHOLD_OFF]) {
-		NL_SET_ERR_MSG_ATTR(extack, ext[TCA_FQ_CODEL_EXT_CE_THRESHOLD_OFF],
-				    "fq_codel_ext: ce_threshold given and switched off at once");
-		return -EINVAL;
-	}
-	if (selector & ~mask) {
-		NL_SET_ERR_MSG_ATTR(extack,
-				    tb[TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR] ?:
-				    tb[TCA_FQ_CODEL_CE_THRESHOLD_MASK],
-				    "fq_codel_ext: ce_threshold_selector has bits outside its mask");
-		return -EINVAL;
-	}
-	return 0;
+	return codel_nl_check_ce(&fq_codel_nl, tb[TCA_FQ_CODEL_CE_THRESHOLD],
+				 ext[TCA_FQ_CODEL_EXT_CE_THRESHOLD_OFF],
+				 selector, mask,
+				 tb[TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR],
+				 tb[TCA_FQ_CODEL_CE_THRESHOLD_MASK], extack);
 }
 
 static codel_time_t fq_codel_get_time(struct nlattr *a)
@@ -813,7 +764,7 @@ static int fq_codel_change(struct Qdisc *sch, struct nlattr *opt,
 		NL_SET_ERR_MSG(extack, "fq_codel_ext: missing options");
 		return -EINVAL;
 	}
-	err = fq_codel_parse(opt, tb, ext, extack);
+	err = codel_nl_parse(&fq_codel_nl, opt, tb, ext, extack);
 	if (err < 0)
 		return err;
 	selector = tb[TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR] ?

@@ -37,7 +37,7 @@ for o in *.gcda; do
 	gcov -b -c -f -o . "$mod/$o.c" >"$o.summary" 2>&1
 done
 # Our sources only (not the kernel headers inlined into them).
-ours=$(cd "$top" && ls sch_*.c codel.h codel_trace.h compat.h 2>/dev/null)
+ours=$(cd "$top" && ls sch_*.c codel.h codel_nl.h codel_trace.h compat.h 2>/dev/null)
 for f in $ours; do
 	[ -e "$f.gcov" ] || continue
 	awk -v f="$f" '

@@ -1,14 +1,14 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
-"""scripts/mutant-map.py: which function of codel.h, sch_codel.c and sch_fq_codel.c each
+"""scripts/mutant-map.py: which function of codel.h, codel_nl.h, sch_codel.c and sch_fq_codel.c each
 tests/mutants/*.patch mutates, as a Markdown table function -> mutants,
-every function of the three files listed (none: no mutant yet)."""
+every function of the four files listed (none: no mutant yet)."""
 
 import glob
 import os
 import re
 
-FILES = ["codel.h", "sch_codel.c", "sch_fq_codel.c"]
+FILES = ["codel.h", "codel_nl.h", "sch_codel.c", "sch_fq_codel.c"]
 FUNC = re.compile(r"^(?:static\s+)?(?:[\w\s\*]+?)\b(\w+)\(")
 
 

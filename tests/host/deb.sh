@@ -38,7 +38,7 @@ deb_contents() {
 		[ -f "$d" ] || check_err 1 "$d not built"
 	done
 	check_eq "$(contents "$dkmsdeb" | tr '\n' ' ')" \
-		"./usr/share/doc/sch-codel-dkms/README.Debian ./usr/share/doc/sch-codel-dkms/changelog.gz ./usr/share/doc/sch-codel-dkms/copyright ./usr/src/sch_codel-$ver/Kbuild ./usr/src/sch_codel-$ver/codel.h ./usr/src/sch_codel-$ver/codel_trace.h ./usr/src/sch_codel-$ver/compat.h ./usr/src/sch_codel-$ver/dkms.conf ./usr/src/sch_codel-$ver/fq_codel_trace.h ./usr/src/sch_codel-$ver/pkt_sched_codel.h ./usr/src/sch_codel-$ver/sch_codel.c ./usr/src/sch_codel-$ver/sch_fq_codel.c " \
+		"./usr/share/doc/sch-codel-dkms/README.Debian ./usr/share/doc/sch-codel-dkms/changelog.gz ./usr/share/doc/sch-codel-dkms/copyright ./usr/src/sch_codel-$ver/Kbuild ./usr/src/sch_codel-$ver/codel.h ./usr/src/sch_codel-$ver/codel_nl.h ./usr/src/sch_codel-$ver/codel_trace.h ./usr/src/sch_codel-$ver/compat.h ./usr/src/sch_codel-$ver/dkms.conf ./usr/src/sch_codel-$ver/fq_codel_trace.h ./usr/src/sch_codel-$ver/pkt_sched_codel.h ./usr/src/sch_codel-$ver/sch_codel.c ./usr/src/sch_codel-$ver/sch_fq_codel.c " \
 		"sch-codel-dkms contents"
 	conf=$(dpkg-deb --fsys-tarfile "$dkmsdeb" | tar -xO "./usr/src/sch_codel-$ver/dkms.conf")
 	check_eq "$(echo "$conf" | sed -n 's/^PACKAGE_VERSION=//p')" "\"$ver\"" "dkms.conf's version is the package's"

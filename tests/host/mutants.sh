@@ -16,6 +16,16 @@ trap 'rm -rf "$work"' EXIT
 
 cleanup_all() { :; }
 
+srcs=$(scripts/module-sources.sh)
+
+# unchanged: every source in $work/src as in the tree.
+unchanged() {
+	local f
+	for f in $srcs; do
+		cmp -s "$f" "$work/src/$f" || return 1
+	done
+}
+
 mutants_apply_exactly() {
 	local p n bad=
 	n=0
@@ -23,13 +33,11 @@ mutants_apply_exactly() {
 		n=$((n + 1))
 		rm -rf "$work/src"
 		mkdir "$work/src"
-		cp codel.h sch_codel.c sch_fq_codel.c compat.h "$work/src/"
+		# shellcheck disable=SC2086
+		cp $srcs "$work/src/"
 		if ! patch -s -p1 -F0 -d "$work/src" <"$p" >"$work/patch.log" 2>&1; then
 			bad="$bad $(basename "$p" .patch)"
-		elif cmp -s codel.h "$work/src/codel.h" &&
-			cmp -s sch_codel.c "$work/src/sch_codel.c" &&
-			cmp -s sch_fq_codel.c "$work/src/sch_fq_codel.c" &&
-			cmp -s compat.h "$work/src/compat.h"; then
+		elif unchanged; then
 			bad="$bad $(basename "$p" .patch)(no-change)"
 		fi
 	done
