@@ -22,6 +22,7 @@ done
 # named tests of the other boot's kind are left to it (scripts/check.sh
 # passes a subset kernel's whole list to both).
 MQ_TESTS="mq_default_qdisc_codel_per_queue mqprio_default_qdisc_codel_per_queue
+	mq_default_qdisc_fq_codel_ext_per_queue
 	deploy_multiqueue_recipe_runs_verbatim accounting_root"
 [ -e /sys/class/net/eth2 ] && mq_boot=1 || mq_boot=
 picked=

@@ -8,6 +8,7 @@
 ALL_TESTS="$ALL_TESTS
 	mq_default_qdisc_codel_per_queue
 	mqprio_default_qdisc_codel_per_queue
+	mq_default_qdisc_fq_codel_ext_per_queue
 "
 
 # mq_children: "PARENT KIND HANDLE" of each child of eth2's mq, by class.
@@ -84,66 +85,70 @@ pktgen_mq() {
 	pg pgctrl start
 }
 
-# codel_per_queue KIND ROOT...: ROOT (mq, or mqprio with a queue per
-# traffic class) on eth2, its 4 per-queue children from default_qdisc.
-codel_per_queue() {
-	kind=$1
-	shift
-	name="$kind: default_qdisc codel puts ours on each of 4 tx queues; $kind's counters are its children's sums; replace and delete a child under load"
+# per_queue CHILD MODULE LIMIT ROOT...: ROOT (mq, or mqprio with a queue
+# per traffic class) on eth2, its 4 per-queue children CHILD (codel or
+# fq_codel_ext, MODULE's; default limit LIMIT) from default_qdisc.  The
+# dumps are the patched tc's, which reads both kinds' options and xstats.
+per_queue() {
+	local child=$1 mod=$2 limit=$3 kind=$4 name old deepest mid q c b root txp txb bad h
+	shift 3
+	name="$kind: default_qdisc $child puts ours on each of 4 tx queues; $kind's counters are its children's sums; replace and delete a child under load"
 	[ -e /sys/class/net/eth2 ] || { log_skip "$name" "no multiqueue NIC (qemu/run --mq)"; return; }
 	modprobe pktgen 2>/dev/null || { log_skip "$name" "no pktgen module"; return; }
+	[ -x "$TC_PATCHED" ] || { log_skip "$name" "no patched tc (make tc)"; return; }
 	old=$(sysctl -n net.core.default_qdisc)
 	mq_up
 	check_eq "$(ls -d /sys/class/net/eth2/queues/tx-* | wc -l)" 4 "eth2 tx queues"
-	sysctl -qw net.core.default_qdisc=codel
-	check_err $? "net.core.default_qdisc=codel"
+	sysctl -qw "net.core.default_qdisc=$child"
+	check_err $? "net.core.default_qdisc=$child"
 	tc qdisc replace dev eth2 root handle 1: "$@"
 	check_err $? "$kind on eth2"
 	sysctl -qw "net.core.default_qdisc=$old"
-	check_eq "$(mq_children | awk '{ print $1, $2 }' | tr '\n' ' ')" "1:1 codel 1:2 codel 1:3 codel 1:4 codel " \
-		"every tx queue got codel"
-	codel_is_ours
-	check_err $? "default_qdisc loaded our module"
+	check_eq "$(mq_children | awk '{ print $1, $2 }' | tr '\n' ' ')" \
+		"1:1 $child 1:2 $child 1:3 $child 1:4 $child " "every tx queue got $child"
+	grep -q O "/sys/module/$mod/taint" 2>/dev/null
+	check_err $? "default_qdisc loaded our $mod"
 	# Named handles for two children (the defaults have handle 0:, which
 	# cannot be deleted by handle).
-	tc qdisc replace dev eth2 parent 1:2 handle 12: codel
-	tc qdisc replace dev eth2 parent 1:3 handle 13: codel
+	tc qdisc replace dev eth2 parent 1:2 handle 12: "$child"
+	tc qdisc replace dev eth2 parent 1:3 handle 13: "$child"
 	pin_queues
 	check_err $? "skbedit queue_mapping filters on eth2"
 	pktgen_mq 20000 &
 	sleep 2
-	dump eth2 >/tmp/mq.mid
+	dump eth2 "$TC_PATCHED" >/tmp/mq.mid
 	mid=$(mq_sum backlog_pkts /tmp/mq.mid)
-	# Each child holds its own 1000-packet limit (per tx queue, not per
-	# mq): no child above it, and between them more than one limit queued.
+	# Each child holds its own limit (per tx queue, not per mq): no child
+	# above it; codel's 1000 packets are fewer than the load stands, so
+	# between them the children held more than one limit.
 	deepest=0
 	for c in 1:1 1:2 1:3 1:4; do
 		q=$(backlog_pkts "$(mq_child $c /tmp/mq.mid)")
-		check_eq "$(field "$(mq_child $c /tmp/mq.mid)" limit)" 1000 "child $c: limit 1000"
-		check_cmp "$q" -le 1000 "child $c holds at most its limit"
+		check_eq "$(field "$(mq_child $c /tmp/mq.mid)" limit)" "$limit" "child $c: limit $limit"
+		check_cmp "$q" -le "$limit" "child $c holds at most its limit"
 		[ "$q" -le "$deepest" ] || deepest=$q
 	done
 	diag "$kind: deepest child queue $deepest packets at 2 s"
-	check_cmp "$mid" -gt 1000 "the children together held more than one limit"
+	[ "$child" != codel ] ||
+		check_cmp "$mid" -gt "$limit" "the children together held more than one limit"
 	# Under load: change one child, delete another (mq then gives that
-	# queue noop, which drops), put codel back.
-	tc qdisc replace dev eth2 parent 1:2 handle 12: codel target 1ms
+	# queue noop, which drops), put the child back.
+	"$TC_PATCHED" qdisc replace dev eth2 parent 1:2 handle 12: "$child" target 1ms
 	check_err $? "replace of 1:2 under load"
 	tc qdisc del dev eth2 parent 1:3 handle 13:
 	check_err $? "delete of 1:3 under load"
 	sleep 0.5
-	tc qdisc add dev eth2 parent 1:3 handle 13: codel
-	check_err $? "codel back on 1:3 under load"
+	tc qdisc add dev eth2 parent 1:3 handle 13: "$child"
+	check_err $? "$child back on 1:3 under load"
 	wait
 	# A second load once the tree is whole again, so that the re-added
 	# child (whose queue only thread 1 feeds) carries packets too.
 	# The device's own count of that load, from before it.
-	dump eth2 >/tmp/mq.pre
-	local txp txb
+	dump eth2 "$TC_PATCHED" >/tmp/mq.pre
 	txp=$(dev_stat eth2 tx_packets) txb=$(dev_stat eth2 tx_bytes)
 	pktgen_mq 6000
 	sleep 1
-	dump eth2 >/tmp/mq.final
+	dump eth2 "$TC_PATCHED" >/tmp/mq.final
 	root=$(block_of qdisc 1: /tmp/mq.final)
 	diag "$kind: backlog $mid packets at 2 s; $(echo "$root" | tr -s ' ')"
 	for c in 1:1 1:2 1:3 1:4; do
@@ -161,37 +166,39 @@ codel_per_queue() {
 	# construction): what the children sent during the second load is
 	# what the device sent (bypassed packets included: the core counts
 	# those in the child).
-	dump eth2 >/tmp/mq.tx
+	dump eth2 "$TC_PATCHED" >/tmp/mq.tx
 	check_eq "$(( $(mq_sum sent_pkts /tmp/mq.tx) - $(mq_sum sent_pkts /tmp/mq.pre) )) $(( $(mq_sum sent_bytes /tmp/mq.tx) - $(mq_sum sent_bytes /tmp/mq.pre) ))" \
 		"$(( $(dev_stat eth2 tx_packets) - txp )) $(( $(dev_stat eth2 tx_bytes) - txb ))" \
 		"the children's Sent during the second load vs eth2's tx counters (packets, bytes)"
-	check_eq "$(mq_children | awk '{ print $1, $2, $3 }' | sed -n '2p;3p' | tr '\n' ' ')" "1:2 codel 12: 1:3 codel 13: " \
-		"the replaced and re-added children"
-	if [ -x "$TC_PATCHED" ]; then
-		# Per-queue xstats: each child's histogram counts the packets
-		# it dequeued, at most its Sent (which also counts packets the
-		# core sent past an empty, idle root qdisc: TCQ_F_CAN_BYPASS).
-		dump eth2 "$TC_PATCHED" >/tmp/mq.x
-		bad=
-		for c in 1:1 1:2 1:3 1:4; do
-			b=$(mq_child $c /tmp/mq.x)
-			h=$(( $(field "$b" sojourn_hist | tr ',' '+') ))
-			[ "$h" -gt 0 ] && [ "$h" -le "$(sent_pkts "$b")" ] ||
-				bad="$bad $c:$h/$(sent_pkts "$b")"
-		done
-		check_eq "${bad:-none}" none "children whose histogram total is 0 or above their Sent"
-	fi
+	check_eq "$(mq_children | awk '{ print $1, $2, $3 }' | sed -n '2p;3p' | tr '\n' ' ')" \
+		"1:2 $child 12: 1:3 $child 13: " "the replaced and re-added children"
+	# Per-queue xstats: each child's histogram counts the packets it
+	# dequeued, at most its Sent (which also counts packets the core sent
+	# past an empty, idle root qdisc: TCQ_F_CAN_BYPASS).
+	bad=
+	for c in 1:1 1:2 1:3 1:4; do
+		b=$(mq_child $c /tmp/mq.tx)
+		h=$(( $(field "$b" sojourn_hist | tr ',' '+') ))
+		[ "$h" -gt 0 ] && [ "$h" -le "$(sent_pkts "$b")" ] ||
+			bad="$bad $c:$h/$(sent_pkts "$b")"
+	done
+	check_eq "${bad:-none}" none "children whose histogram total is 0 or above their Sent"
 	pg kpktgend_0 rem_device_all
 	pg kpktgend_1 rem_device_all
 	mq_down
 	log_test "$name"
 }
 
-mq_default_qdisc_codel_per_queue() { codel_per_queue mq mq; }
+mq_default_qdisc_codel_per_queue() { per_queue codel sch_codel 1000 mq; }
+# fq_codel_ext, whose default limit of 10240 packets the load does not
+# reach: each child's standing queue is CoDel's alone.
+mq_default_qdisc_fq_codel_ext_per_queue() {
+	per_queue fq_codel_ext sch_fq_codel_ext 10240 mq
+}
 # mqprio (software, hw 0): two traffic classes of two queues each, priority
 # 0 to class 0 (queues 0-1), 4 to class 1 (queues 2-3); pktgen's two
 # threads send one priority each, pinned to their class's queues.
 mqprio_default_qdisc_codel_per_queue() {
-	codel_per_queue mqprio mqprio num_tc 2 map 0 0 0 0 1 1 1 1 0 0 0 0 0 0 0 0 \
+	per_queue codel sch_codel 1000 mqprio num_tc 2 map 0 0 0 0 1 1 1 1 0 0 0 0 0 0 0 0 \
 		queues 2@0 2@2 hw 0
 }
