@@ -15,6 +15,9 @@
 . /payload/tests/load.sh
 
 secs=$1 reps=$2 rates=$3 flows_list=$4 qdiscs=$5
+# The patched tc, which prints every kind's xstats (fq_codel_ext's too,
+# which stock tc leaves as "Unknown qdisc") in the XSTATS lines.
+[ ! -x "$TC_PATCHED" ] || tc() { "$TC_PATCHED" "$@"; }
 
 use_codel() {
 	rmmod sch_codel 2>/dev/null
