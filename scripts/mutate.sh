@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
 #
 # scripts/mutate.sh [MUTANT...]: mutation testing.  Each tests/mutants/
-# NAME.patch is a small bug in codel.h, sch_codel.c or sch_fq_codel.c; its
+# NAME.patch is a small bug in a module source (sources.mk); its
 # header says which tests must catch it: "Tests: guest TEST..." runs those
 # guest tests under QEMU with the mutated modules; "Tests: host
 # unit|sim|diff|fqdiff..." runs those host suites on a mutated copy of the
