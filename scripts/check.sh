@@ -12,9 +12,10 @@
 # releases whose fresh roots build and install the packages (make
 # check-all: bookworm trixie); DIFF_KERNELS, the kernels of the
 # differential tests if not those; CHECK_SUBSET_KERNELS, kernels whose
-# guest boot runs only CHECK_SUBSET_TESTS (make check-all: the backports
-# kernels, docs/tests.md).  Exit status non-zero on any failure, including
-# a guest that panicked, hung or logged a kernel warning.
+# guest boot runs only CHECK_SUBSET_TESTS (and its VAR=VALUE settings;
+# make check-all: the backports kernels, docs/tests.md).  Exit status
+# non-zero on any failure, including a guest that panicked, hung or
+# logged a kernel warning.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
