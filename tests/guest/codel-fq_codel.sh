@@ -38,7 +38,7 @@ fq_codel_ext_autoloads_ours() {
 	dummy_up
 	tc_plugin qdisc add dev d0 root handle 1: fq_codel_ext
 	check_err $? "tc qdisc add ... fq_codel_ext"
-	grep -q O "/sys/module/$FQ_MODULE/taint" 2>/dev/null
+	module_is_ours "$FQ_MODULE"
 	check_err $? "$FQ_MODULE not loaded, or not out-of-tree"
 	check_eq "$(modinfo -F filename "$FQ_MODULE")" \
 		"/lib/modules/$KERNELRELEASE/updates/$FQ_MODULE.ko" "module file"
@@ -49,7 +49,7 @@ fq_codel_ext_autoloads_ours() {
 	tc qdisc add dev d0 root handle 1: fq_codel
 	check_err $? "the built-in fq_codel beside it"
 	check_eq "$(qdisc_line d0 | cut -d' ' -f2)" fq_codel "kind of the built-in"
-	grep -q O "/sys/module/$FQ_MODULE/taint" 2>/dev/null
+	module_is_ours "$FQ_MODULE"
 	check_err $? "$FQ_MODULE unloaded by the built-in's use"
 	tc qdisc del dev d0 root
 	log_test "fq_codel_ext: autoloads our module, beside the built-in fq_codel"

@@ -106,7 +106,7 @@ per_queue() {
 	sysctl -qw "net.core.default_qdisc=$old"
 	check_eq "$(mq_children | awk '{ print $1, $2 }' | tr '\n' ' ')" \
 		"1:1 $child 1:2 $child 1:3 $child 1:4 $child " "every tx queue got $child"
-	grep -q O "/sys/module/$mod/taint" 2>/dev/null
+	module_is_ours "$mod"
 	check_err $? "default_qdisc loaded our $mod"
 	# Named handles for two children (the defaults have handle 0:, which
 	# cannot be deleted by handle).

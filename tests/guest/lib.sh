@@ -103,10 +103,12 @@ check_under_load() {
 # a namespace still dying).
 module_unused() { [ "$(cat "/sys/module/$1/refcnt" 2>/dev/null)" = 0 ]; }
 
-# True when the loaded sch_codel is this project's (out-of-tree: taint O).
-codel_is_ours() {
-	grep -q O /sys/module/sch_codel/taint 2>/dev/null
-}
+# module_is_ours MODULE: MODULE is loaded and is this project's
+# (out-of-tree: taint O).
+module_is_ours() { grep -q O "/sys/module/$1/taint" 2>/dev/null; }
+
+# True when the loaded sch_codel is this project's.
+codel_is_ours() { module_is_ours sch_codel; }
 
 # intree_codel_up: Debian's in-tree sch_codel in place of ours, for the
 # tests that compare the two (the isolation check fails a test that leaves
