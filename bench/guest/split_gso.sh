@@ -11,7 +11,7 @@
 . /payload/tests/load.sh
 
 secs=$1 reps=$2 rates=$3
-tc() { /usr/local/sbin/tc-patched "$@"; }
+tc() { "$TC_PATCHED" "$@"; }
 SENDER_GSO=on
 
 for rate in $rates; do
