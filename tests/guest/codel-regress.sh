@@ -388,8 +388,11 @@ qdisc add dev eth0 parent 2:1 handle 10: codel limit 100" ;;
 	ip netns exec near iperf3 -c "$dst" -t "$secs" -P 2 >/dev/null 2>&1
 	check_err $? "iperf3 through $1"
 	# Packets still in flight (a TCP close, netem's delay) settle within
-	# a second: read until the counts balance, for up to 3 s.  A counting
-	# bug never balances, and fails below.
+	# a second: read until two looks in a row agree and balance, for up to
+	# 3 s (one look can catch a late packet dropped after veth0 was read
+	# while another was between eth0 and far).  A counting bug never
+	# balances, and fails below.
+	acc_last=
 	busywait 3000 accounting_balanced
 	aqm=$(codel_drops_all "$dev")
 	diag "$1: offered $off delivered $del dropped $drops (CoDel's $aqm) sent $(sent_pkts "$root")"
@@ -418,13 +421,17 @@ codel_drops_all() {
 
 # One look of accounting (its dev, rns and rdev): offered (off),
 # delivered (del) and the root's drops since off0 and del0, read into
-# those variables; true when they balance and the qdiscs are empty.
+# those variables; true when they balance, the root's Sent is far's rx,
+# the qdiscs are empty and the look is the same as the last (acc_last).
 accounting_balanced() {
+	local last=$acc_last
 	off=$(( $(dev_stat veth0 rx_packets) - off0 ))
 	del=$(( $(ns_stat "$rns" "$rdev" rx_packets) - del0 ))
 	root=$(root_stats "$dev")
 	drops=$(dropped "$root")
-	[ "$off" = "$(( del + drops ))" ] && all_drained qdisc "$dev"
+	acc_last="$off $del $drops $(sent_pkts "$root")"
+	[ "$acc_last" = "$last" ] && [ "$off" = "$(( del + drops ))" ] &&
+		[ "$(sent_pkts "$root")" = "$del" ] && all_drained qdisc "$dev"
 }
 
 accounting_root() { accounting root; }
