@@ -184,10 +184,10 @@ EOF
 	log_test "fq_codel_ext: bad values refused with a reason, nothing changed"
 }
 
-# fq_codel_ext_isolates_sparse_flow: bulk TCP fills a 10 Mbit/s HTB class
-# whose leaf is fq_codel_ext, while near pings far.  The bulk flow keeps a
-# standing queue that CoDel holds near its 5 ms target; each ping finds its
-# own flow empty, goes on new_flows ahead of the bulk flow, and so waits
+# fq_codel_ext_isolates_sparse_flow: bulk TCP (two flows) fills a 10 Mbit/s
+# HTB class whose leaf is fq_codel_ext, while near pings far.  The bulk
+# flows keep standing queues that CoDel holds near its 5 ms target; each
+# ping finds its own flow empty, goes on new_flows ahead of them, and so waits
 # for no queue: its median RTT stays under the target (a single FIFO, even
 # CoDel's, would add the standing queue to every ping).
 fq_codel_ext_isolates_sparse_flow() {
@@ -204,8 +204,11 @@ fq_codel_ext_isolates_sparse_flow() {
 	check_err $? "HTB with an fq_codel_ext leaf"
 	iperf_server_up
 	in0=$(dev_stat veth0 rx_packets) out0=$(far_stat rx_packets)
-	ip netns exec near iperf3 -c "$FAR" -t 6 -J >/tmp/iperf.json 2>&1 &
-	# Pings from 2 s on, once the bulk flow has its standing queue.
+	# Two bulk flows: while one backs off after a drop the other keeps
+	# the link full (one flow alone filled 8.03 Mbit/s of 10 on an idle
+	# machine at c32d542, under the precondition's 8.5).
+	ip netns exec near iperf3 -c "$FAR" -t 6 -P 2 -J >/tmp/iperf.json 2>&1 &
+	# Pings from 2 s on, once the bulk flows have their standing queues.
 	sleep 2
 	ip netns exec near ping -c 30 -i 0.1 -W 2 "$FAR" >/tmp/ping.out 2>&1
 	wait $!
