@@ -16,6 +16,13 @@
 # make check-all: the backports kernels, docs/tests.md).  Exit status
 # non-zero on any failure, including a guest that panicked, hung or
 # logged a kernel warning.
+#
+# CHECK_POOL=N (make check-ci, CI's schedule): each guest boot in two, the
+# timing-sensitive tests (all.sh TIMING=only) booted first, one at a time
+# with nothing beside them, then everything else as a pool of jobs, N at a
+# time, longest first: CHECK_POOL_JOBS (NAME:COMMAND words, e.g. make
+# style and the sanitizer stage), the package roots, the other boots and
+# the host suites (CHECK_ONLY=host runs those alone).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -84,8 +91,41 @@ suites_together() {
 	echo "=== ${names[*]} together took $(( $(date +%s) - t0 ))s"
 }
 
-start=$(date +%s)
-if [ -z "$only" ]; then
+# The pool of CHECK_POOL: the jobs running, by pid.
+declare -A pool_names=() pool_starts=()
+
+# pool_reap: wait for one job of the pool to end, print its log, tally it.
+pool_reap() {
+	local pid rc name
+	wait -n -p pid
+	rc=$?
+	name=${pool_names[$pid]}
+	echo "=== $name (in the pool) took $(( $(date +%s) - ${pool_starts[$pid]} ))s"
+	cat "$log/$name.log"
+	tally "$name" "$rc"
+	unset "pool_names[$pid]" "pool_starts[$pid]"
+}
+
+# pool MAX NAME:CMD...: the jobs, at most MAX at once in the order given,
+# each to its own log; CMD is run by bash -c.
+pool() {
+	local max=$1 spec name t0
+	shift
+	t0=$(date +%s)
+	for spec in "$@"; do
+		while [ "${#pool_names[@]}" -ge "$max" ]; do pool_reap; done
+		name=${spec%%:*}
+		bash -c "${spec#*:}" >"$log/$name.log" 2>&1 &
+		pool_names[$!]=$name
+		pool_starts[$!]=$(date +%s)
+	done
+	while [ "${#pool_names[@]}" -gt 0 ]; do pool_reap; done
+	echo "=== the pool, $max at a time, took $(( $(date +%s) - t0 ))s"
+}
+
+# host_suites: the host's unit, simulator, differential and packaging
+# tests, one after the other (the packaging ones share the root's DKMS).
+host_suites() {
 	suite unit make -s unit
 	suite sim tests/host/sim.sh
 	suite diff tests/host/diff.sh ${DIFF_KERNELS:-$kernels}
@@ -96,6 +136,74 @@ if [ -z "$only" ]; then
 	suite exporter tests/host/exporter.sh
 	suite mutants tests/host/mutants.sh
 	suite deb tests/host/deb.sh
+}
+
+# subset_of REL: the tests (and settings) REL's boot runs, none for all.
+subset_of() {
+	case " ${CHECK_SUBSET_KERNELS:-} " in
+	*" $1 "*) echo "${CHECK_SUBSET_TESTS:?}" ;;
+	esac
+}
+
+# boot_cmd NAME REL [--mq] ARGS...: the qemu/run command line of one boot.
+boot_cmd() {
+	local name=$1 rel=$2 mq='' timeout=${GUEST_TIMEOUT:-1800}
+	shift 2
+	if [ "${1:-}" = --mq ]; then
+		mq=--mq timeout=600
+		shift
+	fi
+	echo "env KERNELRELEASE=$rel qemu/run $mq --timeout $timeout" \
+		"--log $log/$name --add ${tdc_of[$rel]}=/payload/tdc tests/guest/all.sh $*"
+}
+
+start=$(date +%s)
+if [ "$only" = host ]; then
+	host_suites
+	echo "$passed passed, $failed failed, $skipped skipped"
+	[ "$bad" = 0 ] && [ "$failed" = 0 ]
+	exit
+fi
+if [ -n "${CHECK_POOL:-}" ]; then
+	declare -A tdc_of=()
+	for rel in $kernels; do
+		tdc_of[$rel]=$(scripts/tdc-prepare.sh "$rel") || exit 1
+	done
+	# Alone: the timing-sensitive tests of each kernel that runs them.
+	for rel in $kernels; do
+		[ -z "$(subset_of "$rel")" ] || continue
+		# shellcheck disable=SC2046 # one command line's words
+		suite "timing-$rel" $(boot_cmd "timing-$rel" "$rel" TIMING=only)
+	done
+	# Longest first: what CHECK_POOL_JOBS names, the package roots, the
+	# whole suites' other tests, the subsets, the mq boots, the host's.
+	pjobs=()
+	for spec in ${CHECK_POOL_JOBS:-}; do
+		pjobs+=("${spec//+/ }")
+	done
+	for r in ${CHECK_DEB_RELEASES:-}; do
+		pjobs+=("deb-$r:tests/host/deb-release.sh $r")
+	done
+	for rel in $kernels; do
+		tests=$(subset_of "$rel")
+		# shellcheck disable=SC2086 # the subset's words
+		pjobs+=("guest-$rel:$(boot_cmd "guest-$rel" "$rel" ${tests:-TIMING=skip})")
+	done
+	for rel in $kernels; do
+		tests=$(subset_of "$rel")
+		# shellcheck disable=SC2086 # the subset's words
+		[ -n "${CHECK_NO_MQ:-}" ] ||
+			pjobs+=("mq-$rel:$(boot_cmd "mq-$rel" "$rel" --mq $tests)")
+	done
+	[ -n "$only" ] || pjobs+=("host-suites:CHECK_ONLY=host CHECK_LOG=${log#"$top"/}/host scripts/check.sh")
+	pool "$CHECK_POOL" "${pjobs[@]}"
+	echo "=== check finished in $(( $(date +%s) - start ))s on $kernels; logs in $log"
+	echo "$passed passed, $failed failed, $skipped skipped"
+	[ "$bad" = 0 ] && [ "$failed" = 0 ]
+	exit
+fi
+if [ -z "$only" ]; then
+	host_suites
 	# make check-all: the packages built and installed in fresh roots
 	# of each Debian release (clean-root build, lintian, install,
 	# upgrade, purge), the releases side by side (745 s one after the

@@ -7,14 +7,19 @@
 #                     the host, then the guest suite under QEMU
 #   make check-all    the same, with a guest suite on every kernel in KERNELS
 #                     and the packages built and installed in fresh roots
-#   make check-fresh  CI's run (.ci/run): make demo, style and check-all in
-#                     a Debian 12 root made from nothing (debootstrap)
+#   make check-ci     check-all, make style and the sanitizer stage on CI's
+#                     schedule (timing-sensitive boots alone, the rest two
+#                     jobs at a time)
+#   make check-fresh  CI's run (.ci/run): make demo and check-ci in a
+#                     Debian 12 root made from nothing (debootstrap)
 #   make check-debug  the guest suite on a KASAN/KMEMLEAK/LOCKDEP/UBSAN kernel,
 #                     then the module's coverage (GCOV) from that run
 #   make check-sanitizers  CI's subset of it (SANITIZER_TESTS)
 #   make demo         pfifo vs codel at 10 Mbit/s, in QEMU
 #   make mutate       tests/mutants/*.patch, each of which must fail a test
 #                     (FULL=1: the whole suite for each)
+#   make repeat       the whole guest suite N (5) times on REPEAT_KERNELS,
+#                     failures per test
 #   make soak         SOAK_MINUTES (10) of traffic with random live changes
 #   make shell        a shell in the guest
 #   make tc           tc with tc-patch/ applied (build/tc), stock tc 6.15
@@ -35,9 +40,11 @@ TOOLS := $(BUILD)/guest-tools
 GUEST_TOOLS := $(addprefix $(TOOLS)/,codel-fuzz codel-send codel-lifecycle gso-burst tcj)
 FUZZ_LIB := tests/fuzz/nl.c tests/fuzz/nl.h tests/fuzz/frame.c tests/fuzz/frame.h
 SOAK_MINUTES ?= 10
+empty :=
+space := $(empty) $(empty)
 
 .PHONY: sim unit guest guest-tools fuzz tc shell demo check check-all check-fresh \
-	check-debug check-sanitizers mutate soak
+	check-ci check-debug check-sanitizers sanitizer-boot repeat mutate soak
 
 sim: $(SIM)
 
@@ -101,9 +108,11 @@ demo: deps
 	qemu/run demo/demo.sh
 
 # Each installs what it needs first (Debian packages only), then builds.
+# The timing-sensitive tests boot alone first; then the rest of the
+# suite, the --mq boot and the host suites two at a time (CHECK_POOL).
 check: deps
 	@$(MAKE) --no-print-directory all guest guest-tools tc deb
-	CHECK_KERNELS=$(KERNELRELEASE) scripts/check.sh
+	CHECK_POOL=2 CHECK_KERNELS=$(KERNELRELEASE) scripts/check.sh
 
 # The backports kernels' guest boots run a subset, to keep CI within its
 # budget (docs/tests.md): tdc (parity; the differential tests run on every
@@ -140,7 +149,7 @@ check-all: deps
 # Each stage's time is printed: CI's budget is judged from it.
 check-fresh:
 	scripts/fresh-root.sh bookworm \
-		'for t in demo style check-sanitizers check-all; do \
+		'for t in demo check-ci; do \
 			s=$$(date +%s); make $$t || exit; \
 			echo "check-fresh: make $$t took $$(( $$(date +%s) - s ))s"; done'
 
@@ -179,11 +188,49 @@ SANITIZER_ARGS := FUZZ_OPS=5000 USERNS_OPS=2000 LIFECYCLE_CYCLES=30 \
 	FQ_PARENT_OPS=300 FQ_USERNS_OPS=2000
 
 check-sanitizers: deps
+	@$(MAKE) --no-print-directory all guest-tools tc deb
+	@$(MAKE) --no-print-directory sanitizer-boot
+
+# The stage itself, once make deps and the shared builds (guest-tools,
+# tc, deb) are done: make check-ci runs it in its pool, beside other jobs.
+sanitizer-boot:
 	@rel=$$(scripts/debug-kernel.sh) && \
-	$(MAKE) --no-print-directory all guest guest-tools tc deb KERNELRELEASE=$$rel \
+	$(MAKE) --no-print-directory module guest KERNELRELEASE=$$rel \
 		KDIR=$(CURDIR)/build/linux-debug/src && \
 	KERNELRELEASE=$$rel qemu/run --timeout 2400 --log build/check-sanitizers \
 		tests/guest/all.sh $(SANITIZER_ARGS) $(SANITIZER_TESTS)
+
+# CI's schedule (make check-fresh, after make demo): check-all's suites,
+# make style and the sanitizer stage in one run of scripts/check.sh: the
+# timing-sensitive tests of the stable kernels booted alone first, then
+# the rest two jobs at a time (CHECK_POOL, docs/tests.md).  Everything the
+# jobs share is built and installed before, so that no two jobs run apt,
+# dpkg or make on the same files at once.
+CI_POOL_JOBS := sanitizers:$(MAKE)+--no-print-directory+sanitizer-boot \
+	style:scripts/style.sh+$(subst $(space),+,$(strip $(KERNELS)))+&&+echo+1+passed,+0+failed
+
+check-ci: deps
+	@$(MAKE) --no-print-directory all guest-tools tc deb
+	@for r in $(KERNELS); do \
+		$(MAKE) --no-print-directory guest KERNELRELEASE=$$r || exit 1; \
+		scripts/linux-source.sh $$r >/dev/null || exit 1; \
+	done
+	@scripts/deps.sh libelf-dev bc libssl-dev
+	CHECK_POOL=2 CHECK_POOL_JOBS="$(CI_POOL_JOBS)" \
+		CHECK_KERNELS="$(KERNELS)" CHECK_DEB_RELEASES="bookworm trixie" \
+		CHECK_SUBSET_KERNELS="$(foreach s,6.12 trixie-backports,$(shell scripts/kernel-release.sh $(s)))" \
+		CHECK_SUBSET_TESTS="$(BACKPORTS_ARGS) $(BACKPORTS_TESTS)" scripts/check.sh
+
+# The whole guest suite N times on each of REPEAT_KERNELS, on CI's
+# schedule, each test's failures counted (scripts/repeat.sh; docs/tests.md).
+N ?= 5
+REPEAT_KERNELS ?= $(KERNELRELEASE)
+repeat: deps
+	@$(MAKE) --no-print-directory all guest-tools tc deb
+	@for r in $(REPEAT_KERNELS); do \
+		$(MAKE) --no-print-directory guest KERNELRELEASE=$$r || exit 1; \
+	done
+	scripts/repeat.sh $(N) $(REPEAT_KERNELS)
 
 mutate: deps
 	@$(MAKE) --no-print-directory all guest guest-tools tc
