@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-3-Clause
+#
+# make repeat (N=5): the whole guest suite N times on each kernel given
+# (default Debian's 6.1), on CI's schedule (scripts/check.sh with
+# CHECK_POOL=2: the timing-sensitive tests booted alone, then the rest of
+# the suite and the --mq boots two at a time), then each test's runs,
+# failures and skips per kernel.  A test that fails in any round passes or
+# fails by luck: fix it or make its precondition explicit, never retry it
+# (docs/tests.md).  Logs: build/repeat/ROUND/; the table also in
+# build/repeat/table.txt.  Exit status 1 when any test failed or any boot
+# ended without a summary or with a kernel report.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+n=${1:?usage: scripts/repeat.sh N [KERNELRELEASE...]}
+shift
+kernels=${*:-$(scripts/kernel-release.sh)}
+out=$top/build/repeat
+rm -rf "$out"
+mkdir -p "$out"
+bad=0
+for i in $(seq 1 "$n"); do
+	t0=$(date +%s)
+	CHECK_ONLY=guest CHECK_POOL=2 CHECK_KERNELS="$kernels" CHECK_LOG="build/repeat/$i" \
+		scripts/check.sh >"$out/$i.log" 2>&1 || bad=1
+	echo "repeat: round $i: $(tail -n 1 "$out/$i.log") in $(( $(date +%s) - t0 ))s"
+done
+# Each result line ("ok", "not ok", "... # SKIP") is followed by its
+# test's "# NAME took N s" line: count by kernel and NAME.
+for rel in $kernels; do
+	for f in "$out"/*/timing-"$rel".log "$out"/*/guest-"$rel".log "$out"/*/mq-"$rel".log; do
+		[ -e "$f" ] && cat "$f"
+	done | awk -v rel="$rel" '
+		/^(not )?ok [0-9]+ / { r = /^not ok/ ? "fail" : (/# SKIP/ ? "skip" : "pass"); next }
+		/^# [a-z0-9_]+ took [0-9.]+ s$/ && r != "" {
+			t = $2; runs[t]++; if (r == "fail") f[t]++; if (r == "skip") s[t]++; r = ""
+		}
+		END {
+			for (t in runs) printf "%-24s %-52s %3d %3d %3d\n", rel, t, runs[t], f[t] + 0, s[t] + 0
+		}' | sort -k4,4nr -k2,2
+done >"$out/table.txt"
+printf '%-24s %-52s %3s %3s %3s\n' kernel test runs failed skipped
+cat "$out/table.txt"
+flaky=$(awk '$4 > 0' "$out/table.txt" | wc -l)
+echo "repeat: $n rounds on $kernels: $(wc -l <"$out/table.txt") test runs counted," \
+	"$flaky with a failure (table: $out/table.txt)"
+[ "$flaky" = 0 ] && [ "$bad" = 0 ]
