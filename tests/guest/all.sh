@@ -62,8 +62,10 @@ if [ -n "${FIRST:-}" ]; then
 	done
 	ALL_TESTS="$first $rest"
 fi
-# Last, after everything else has run: no leak reported (debug kernels).
-[ -n "$only" ] || [ -n "$mq_boot" ] || ALL_TESTS="$ALL_TESTS kmemleak_clean"
+# Last, after everything else has run: no leak reported (debug kernels);
+# once a kernel, in its main boot (TIMING=only's leaves it to the other).
+[ -n "$only" ] || [ -n "$mq_boot" ] || [ "${TIMING:-}" = only ] ||
+	ALL_TESTS="$ALL_TESTS kmemleak_clean"
 kmemleak_baseline
 # What every test must leave as it found it (check_isolation in lib.sh).
 # The dummy and ifb drivers, loaded on first use, would add dummy0 or
