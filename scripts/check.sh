@@ -20,8 +20,8 @@
 # CHECK_POOL=N (make check-ci, CI's schedule): each guest boot in two, the
 # timing-sensitive tests (all.sh TIMING=only) booted first, one at a time
 # with nothing beside them, then everything else as a pool of jobs, N at a
-# time, longest first: CHECK_POOL_JOBS (NAME:COMMAND words, e.g. make
-# style and the sanitizer stage), the package roots, the other boots and
+# time, longest first: the make targets CHECK_POOL_MAKE names (CI: the
+# sanitizer stage and make style), the package roots, the other boots and
 # the host suites (CHECK_ONLY=host runs those alone).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -175,11 +175,11 @@ if [ -n "${CHECK_POOL:-}" ]; then
 		# shellcheck disable=SC2046 # one command line's words
 		suite "timing-$rel" $(boot_cmd "timing-$rel" "$rel" TIMING=only)
 	done
-	# Longest first: what CHECK_POOL_JOBS names, the package roots, the
+	# Longest first: what CHECK_POOL_MAKE names, the package roots, the
 	# whole suites' other tests, the subsets, the mq boots, the host's.
 	pjobs=()
-	for spec in ${CHECK_POOL_JOBS:-}; do
-		pjobs+=("${spec//+/ }")
+	for target in ${CHECK_POOL_MAKE:-}; do
+		pjobs+=("$target:make --no-print-directory $target")
 	done
 	for r in ${CHECK_DEB_RELEASES:-}; do
 		pjobs+=("deb-$r:tests/host/deb-release.sh $r")
