@@ -85,6 +85,14 @@ pktgen_mq() {
 	pg pgctrl start
 }
 
+# One look for per_queue's waits: eth2's tx count as at the last look
+# (mq_tx_last) and every qdisc on it empty.
+mq_tx_settled() {
+	local last=$mq_tx_last
+	mq_tx_last=$(dev_stat eth2 tx_packets)
+	[ "$mq_tx_last" = "$last" ] && all_drained qdisc eth2
+}
+
 # per_queue CHILD MODULE LIMIT ROOT...: ROOT (mq, or mqprio with a queue
 # per traffic class) on eth2, its 4 per-queue children CHILD (codel or
 # fq_codel_ext, MODULE's; default limit LIMIT) from default_qdisc.  The
@@ -144,10 +152,19 @@ per_queue() {
 	# A second load once the tree is whole again, so that the re-added
 	# child (whose queue only thread 1 feeds) carries packets too.
 	# The device's own count of that load, from before it.
+	# Counted from and to a quiet device: the first load drained and no
+	# packet between a child and the wire (eth2's tx timer takes 2 a
+	# queue each ms, and the device's count lags the children's by what
+	# its ring holds).
+	mq_tx_last=
+	busywait 9000 mq_tx_settled
+	check_err $? "eth2 quiet after the first load"
 	dump eth2 "$TC_PATCHED" >/tmp/mq.pre
 	txp=$(dev_stat eth2 tx_packets) txb=$(dev_stat eth2 tx_bytes)
 	pktgen_mq 6000
-	sleep 1
+	mq_tx_last=
+	busywait 9000 mq_tx_settled
+	check_err $? "eth2 quiet after the second load"
 	dump eth2 "$TC_PATCHED" >/tmp/mq.final
 	root=$(block_of qdisc 1: /tmp/mq.final)
 	diag "$kind: backlog $mid packets at 2 s; $(echo "$root" | tr -s ' ')"
