@@ -169,11 +169,10 @@ if [ -n "${CHECK_POOL:-}" ]; then
 	for rel in $kernels; do
 		tdc_of[$rel]=$(scripts/tdc-prepare.sh "$rel") || exit 1
 	done
-	# Alone: the timing-sensitive tests of each kernel that runs them.
+	# Alone: the timing-sensitive tests of each kernel (of its subset).
 	for rel in $kernels; do
-		[ -z "$(subset_of "$rel")" ] || continue
 		# shellcheck disable=SC2046 # one command line's words
-		suite "timing-$rel" $(boot_cmd "timing-$rel" "$rel" TIMING=only)
+		suite "timing-$rel" $(boot_cmd "timing-$rel" "$rel" $(subset_of "$rel") TIMING=only)
 	done
 	# Longest first: what CHECK_POOL_MAKE names, the package roots, the
 	# whole suites' other tests, the subsets, the mq boots, the host's.
@@ -187,7 +186,7 @@ if [ -n "${CHECK_POOL:-}" ]; then
 	for rel in $kernels; do
 		tests=$(subset_of "$rel")
 		# shellcheck disable=SC2086 # the subset's words
-		pjobs+=("guest-$rel:$(boot_cmd "guest-$rel" "$rel" ${tests:-TIMING=skip})")
+		pjobs+=("guest-$rel:$(boot_cmd "guest-$rel" "$rel" $tests TIMING=skip)")
 	done
 	for rel in $kernels; do
 		tests=$(subset_of "$rel")

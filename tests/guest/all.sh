@@ -28,14 +28,15 @@ MQ_TESTS="mq_default_qdisc_codel_per_queue mqprio_default_qdisc_codel_per_queue
 # The timing-sensitive tests: each judges a delay or first proves that
 # bulk TCP filled a bottleneck, or (the fuzzers under parents) that its
 # frames outran a 1 Mbit/s parent into a standing queue, which holds only
-# while the guest has both host cores to itself (docs/tests.md).  TIMING=only picks just them,
+# while the guest has both host cores to itself; and tdc, whose scapy
+# plugin met a device going down beside another guest (docs/tests.md).  TIMING=only picks just them,
 # TIMING=skip all the others (make check-ci boots the first alone and the
 # second beside other jobs); unset, both.
 TIMING_TESTS="htb_bulk_tcp_controls_delay ecn_traffic_marked_not_dropped
 	ce_threshold_marks_traffic histogram_counts_every_delivered_packet
 	intree_fails_extension_tests fq_codel_ext_isolates_sparse_flow
 	fq_codel_ext_traces_match_counters fq_codel_ext_ecn_marks_not_drops
-	fuzz_under_parents fq_fuzz_under_parents"
+	fuzz_under_parents fq_fuzz_under_parents tdc_codel"
 case ${TIMING:-} in
 '' | only | skip) ;;
 *) echo "all.sh: TIMING=$TIMING: only or skip" >&2; exit 2 ;;
