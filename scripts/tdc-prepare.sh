@@ -58,6 +58,28 @@ def rename(v):
 cases = [rename(c) for c in json.load(open(sys.argv[1]))]
 json.dump(cases, open(sys.argv[2], "w"), indent=4)
 PY
+# tdc's nsPlugin (without pyroute2) writes each case's namespace and
+# veth commands to one long-lived "ip -b -" and does not wait for them:
+# under TCG the last, "link set $DEV0 up", can still be pending when a
+# case's scapy block binds its packet socket to $DEV0, which then fails
+# with ENETDOWN and ends the whole tdc run (7.3's codel.json, case deb1).
+# Each case that sends with scapy first waits, inside its namespace, for
+# $DEV1 to be up, which a veth is only once its peer $DEV0 is.
+for f in "$dest"/tc-tests/qdiscs/*.json; do
+	grep -q '"scapy"' "$f" || continue
+	python3 - "$f" <<'PY'
+import json
+import sys
+
+wait = ("timeout 5 sh -c 'until grep -qx up /sys/class/net/$DEV1/operstate;"
+        " do sleep 0.1; done'")
+cases = json.load(open(sys.argv[1]))
+for case in cases:
+    if "scapy" in case:
+        case["setup"] = [wait] + case.get("setup", [])
+json.dump(cases, open(sys.argv[1], "w"), indent=4)
+PY
+done
 # tdc runs every command in the environment its config names (none by
 # default): through its documented local config, stock tc gets the
 # directory the guest test puts the plugin in.
