@@ -254,14 +254,15 @@ static unsigned int fq_codel_drop_fattest(struct Qdisc *sch,
 /*
  * Queue @skb on flow @idx (0-based), then enforce limit and memory_limit.
  * Returns NET_XMIT_SUCCESS, or NET_XMIT_CN when the batch drop hit @skb's
- * own flow: the parents then do not count @skb, and are told about the
- * other packets that went.  Always inlined, as fq_codel_serve(): a call
- * on the per-packet path is a measurable share of its cost
- * (docs/fq_codel.md, "Cost per packet").
+ * own flow: the parents then do not count @skb, and, if @report, are told
+ * about the other packets that went.  Without @report the caller tells
+ * them (fq_codel_enqueue_segs()).  Always inlined, as fq_codel_serve(): a
+ * call on the per-packet path is a measurable share of its cost
+ * (docs/fq_codel.md, "Cost per packet"), and @report is then a constant.
  */
 static __always_inline int
 fq_codel_enqueue_one(struct sk_buff *skb, struct Qdisc *sch, unsigned int idx,
-		     struct sk_buff **to_free)
+		     struct sk_buff **to_free, bool report)
 {
 	struct fq_codel_sched_data *q = qdisc_priv(sch);
 	struct fq_codel_flow *flow = &q->flows[idx];
@@ -300,28 +301,34 @@ fq_codel_enqueue_one(struct sk_buff *skb, struct Qdisc *sch, unsigned int idx,
 		q->drop_overmemory += dropped;
 
 	if (own_flow) {
-		qdisc_tree_reduce_backlog(sch, dropped - 1,
-					  prev_backlog - pkt_len);
+		if (report)
+			qdisc_tree_reduce_backlog(sch, dropped - 1,
+						  prev_backlog - pkt_len);
 		return NET_XMIT_CN;
 	}
-	qdisc_tree_reduce_backlog(sch, dropped, prev_backlog);
+	if (report)
+		qdisc_tree_reduce_backlog(sch, dropped, prev_backlog);
 	return NET_XMIT_SUCCESS;
 }
 
 /*
  * split_gso: queue the segments of a GSO packet one by one on its flow.
- * The parents counted one packet of the GSO length; each segment then
- * counts as if it had been enqueued alone, and one report corrects the
- * parents for the difference.
+ * The parents hear once, after the last segment, from what the qdisc then
+ * holds: told at each segment, they could hear "empty" half-way (a batch
+ * drop that took the flow's older packets and this segment) while later
+ * segments queue, and HFSC, DRR, QFQ and ETS, which activate a class only
+ * if its qdisc was empty before the enqueue, would never serve them.
+ * SUCCESS if the qdisc holds anything: the parents then count @skb as one
+ * packet of its GSO length, and the report corrects them to what is here.
  */
 static noinline int fq_codel_enqueue_segs(struct sk_buff *skb,
 					  struct Qdisc *sch, unsigned int idx,
 					  struct sk_buff **to_free)
 {
 	netdev_features_t features = netif_skb_features(skb);
-	unsigned int prev_len = qdisc_pkt_len(skb), len = 0;
+	int qlen = sch->q.qlen, backlog = sch->qstats.backlog;
 	struct sk_buff *segs, *nskb;
-	int nb = 0;
+	int ret = NET_XMIT_CN;
 
 	segs = skb_gso_segment(skb, features & ~NETIF_F_GSO_MASK);
 	if (IS_ERR_OR_NULL(segs)) {
@@ -330,21 +337,22 @@ static noinline int fq_codel_enqueue_segs(struct sk_buff *skb,
 	}
 
 	skb_list_walk_safe(segs, segs, nskb) {
-		unsigned int seg_len = segs->len;
-
 		skb_mark_not_on_list(segs);
 		codel_segment_cb_init(segs);
-		if (fq_codel_enqueue_one(segs, sch, idx, to_free) ==
-		    NET_XMIT_SUCCESS) {
-			nb++;
-			len += seg_len;
-		}
+		fq_codel_enqueue_one(segs, sch, idx, to_free, false);
+	}
+	if (sch->q.qlen) {
+		qlen++;
+		backlog += qdisc_pkt_len(skb);
+		ret = NET_XMIT_SUCCESS;
 	}
 	consume_skb(skb);
-	if (!nb)
-		return NET_XMIT_CN;
-	qdisc_tree_reduce_backlog(sch, 1 - nb, prev_len - len);
-	return NET_XMIT_SUCCESS;
+	qlen -= sch->q.qlen;
+	backlog -= sch->qstats.backlog;
+	/* Nothing to say: at qlen 0 the kernel would warn. */
+	if (qlen || backlog)
+		qdisc_tree_reduce_backlog(sch, qlen, backlog);
+	return ret;
 }
 
 static int fq_codel_enqueue(struct sk_buff *skb, struct Qdisc *sch,
@@ -363,7 +371,7 @@ static int fq_codel_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	}
 	if (unlikely(q->split_gso) && skb_is_gso(skb))
 		return fq_codel_enqueue_segs(skb, sch, idx - 1, to_free);
-	return fq_codel_enqueue_one(skb, sch, idx - 1, to_free);
+	return fq_codel_enqueue_one(skb, sch, idx - 1, to_free, true);
 }
 
 /* struct codel_pkt_ops for one flow: ctx is a struct fq_codel_ctx. */

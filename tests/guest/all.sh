@@ -36,7 +36,8 @@ TIMING_TESTS="htb_bulk_tcp_controls_delay ecn_traffic_marked_not_dropped
 	ce_threshold_marks_traffic histogram_counts_every_delivered_packet
 	intree_fails_extension_tests fq_codel_ext_isolates_sparse_flow
 	fq_codel_ext_traces_match_counters fq_codel_ext_ecn_marks_not_drops
-	fuzz_under_parents fq_fuzz_under_parents tdc_codel"
+	fq_codel_ext_split_gso_hfsc_class_served fuzz_under_parents
+	fq_fuzz_under_parents tdc_codel"
 case ${TIMING:-} in
 '' | only | skip) ;;
 *) echo "all.sh: TIMING=$TIMING: only or skip" >&2; exit 2 ;;

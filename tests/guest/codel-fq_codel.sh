@@ -16,6 +16,7 @@ ALL_TESTS="$ALL_TESTS
 	fq_codel_ext_overflow_batch_drop_accounted
 	fq_codel_ext_filters_and_priority_pick_flows
 	fq_codel_ext_split_gso_keeps_accounting
+	fq_codel_ext_split_gso_hfsc_class_served
 "
 
 FQ_MODULE=sch_fq_codel_ext
@@ -436,4 +437,55 @@ fq_codel_ext_split_gso_keeps_accounting() {
 	export TC_LIB_DIR=$TC_PLUGIN_DIR
 	split_gso_accounting "$name" tc fq_codel_ext
 	unset TC_LIB_DIR
+}
+
+# far_rx_reaches N: far has received at least N packets.
+far_rx_reaches() { [ "$(far_stat rx_packets)" -ge "$1" ]; }
+
+# fq_codel_ext_split_gso_hfsc_class_served: a GSO packet whose first
+# segment's batch drop empties the leaf (it takes the one small packet
+# queued and the segment itself) while its second segment queues.  HFSC
+# activates a class only if its qdisc was empty before the enqueue, so a
+# leaf that told it "empty" half-way leaves the class passive with a packet
+# nobody serves.  The far side's count is the witness: segment 2 arrives,
+# then a probe sent after it.  HFSC is the parent that can stall: DRR, QFQ
+# and ETS on these kernels activate a class that is off their active
+# list, whatever its qlen was (docs/fq_codel.md, "split_gso").
+fq_codel_ext_split_gso_hfsc_class_served() {
+	local name="fq_codel_ext: split_gso under HFSC: a batch drop that empties the leaf mid-packet leaves its class served"
+	require_fq_plugin "$name" || return
+	require_cmd /usr/local/bin/gso-burst "$name" || return
+	local rx0
+	gso_sender_up
+	# One class, link-share with an upper limit of 8 kbit/s: HFSC peeks
+	# only for real-time curves, so a packet the limit holds stays in
+	# the leaf's flow, where a batch drop can take it.
+	TC_LIB_DIR=$TC_PLUGIN_DIR tc -batch - <<-EOF
+	qdisc add dev eth0 root handle 1: hfsc default 1
+	class add dev eth0 parent 1: classid 1:1 hfsc ls m2 8kbit ul m2 8kbit
+	qdisc add dev eth0 parent 1:1 handle 10: fq_codel_ext limit 1 flows 1 split_gso
+	EOF
+	check_err $? "hfsc class at 8 kbit/s, leaf fq_codel_ext limit 1 flows 1 split_gso"
+	rx0=$(far_stat rx_packets)
+	# P0 (1442 B on the wire) leaves at once and puts the class 1.44 s
+	# past its limit; P1 (102 B) waits in the leaf.
+	check_eq "$(gso_burst 1 1 1400)" 1 "precondition: P0 sent"
+	busywait 3000 far_rx_reaches $((rx0 + 1))
+	check_err $? "precondition: P0 reached far"
+	check_eq "$(gso_burst 1 1 60)" 1 "precondition: P1 sent"
+	# Two segments of 742 B: the first finds the leaf over its limit,
+	# and the fattest flow's batch drop goes past half its bytes only
+	# with P1 and the segment itself; the second segment then queues.
+	check_eq "$(gso_burst 1 2 700)" 1 "precondition: one GSO packet of two segments sent"
+	set -- $(xjson eth0 10: qlen drops) "$(far_stat rx_packets)"
+	check_eq "$*" "1 2 $((rx0 + 1))" \
+		"precondition: P1 held until the GSO packet came; P1 and segment 1 dropped, segment 2 queued (leaf qlen, drops; far's rx)"
+	busywait 5000 far_rx_reaches $((rx0 + 2))
+	check_err $? "segment 2 reached far (the class was left active)"
+	check_eq "$(gso_burst 1 1 60)" 1 "precondition: probe sent"
+	busywait 5000 far_rx_reaches $((rx0 + 3))
+	check_err $? "a later packet of the class reached far"
+	check_eq "$(far_stat rx_packets)" $((rx0 + 3)) "far received P0, segment 2 and the probe, nothing else"
+	check_eq "$(backlog_of "$(stats_of qdisc eth0 1:)")" "0 0" "HFSC's backlog after"
+	log_test "$name"
 }
