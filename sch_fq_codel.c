@@ -60,6 +60,8 @@
 #define FQ_CODEL_DEFAULT_MEMORY_LIMIT	SZ_32M
 #define FQ_CODEL_MEMORY_LIMIT_MAX	BIT(31)
 #define FQ_CODEL_QUANTUM_MIN		256
+/* The flow a trace event names for a packet that may have none. */
+#define FQ_CODEL_NO_FLOW		U32_MAX
 
 /**
  * struct fq_codel_flow - one flow's queue, its state in the first cache line
@@ -729,8 +731,15 @@ static void fq_codel_unhist(struct fq_codel_sched_data *q, struct sk_buff *skb)
 /*
  * Lowering limit or memory_limit drops at once, oldest first, through the
  * scheduler as the in-tree fq_codel does (CoDel may drop on the way and
- * reports those itself); the packets trimmed count as drops, not as sent
- * nor in the histograms.
+ * reports those itself); the packets trimmed from the flows count as
+ * drops, not as sent nor in the histograms.  A packet in gso_skb had left
+ * its flow as delivered: stashed by a peek, or handed to the device and
+ * requeued by the core, perhaps as the N segments of one GSO packet that
+ * the histograms counted once.  It stays counted as sent and in the
+ * histograms (the in-tree fq_codel counts every trimmed packet as sent),
+ * and counts as a drop too.  Its cb may name no flow: a packet that
+ * bypassed the empty root qdisc (TCQ_F_CAN_BYPASS) never had one, so its
+ * drop event says FQ_CODEL_NO_FLOW.
  */
 static void fq_codel_trim(struct Qdisc *sch)
 {
@@ -739,19 +748,23 @@ static void fq_codel_trim(struct Qdisc *sch)
 
 	while (sch->q.qlen > sch->limit ||
 	       q->memory_usage > q->memory_limit) {
+		bool stashed = skb_queue_len(&sch->gso_skb);
 		struct sk_buff *skb;
 
-		if (skb_queue_len(&sch->gso_skb))
+		if (stashed)
 			skb = fq_codel_take_peeked(sch);
 		else
 			skb = fq_codel_serve(sch);
 		fq_codel_report_drops(sch);
 		if (!skb)
 			break;
-		fq_codel_unhist(q, skb);
+		if (!stashed)
+			fq_codel_unhist(q, skb);
 		pkts++;
 		bytes += qdisc_pkt_len(skb);
-		trace_fq_codel_ext_skb_drop(sch, skb, fq_codel_cb(skb)->flow,
+		trace_fq_codel_ext_skb_drop(sch, skb,
+					    stashed ? FQ_CODEL_NO_FLOW :
+					    fq_codel_cb(skb)->flow,
 					    CODEL_DROP_TRIM);
 		rtnl_qdisc_drop(skb, sch);
 	}

@@ -27,7 +27,7 @@ MODULES="virtio_pci virtio_net dummy veth pvpanic-pci pktgen 9p 9pnet_virtio
 	ifb sch_htb sch_tbf sch_prio sch_netem sch_drr sch_hfsc sch_ingress
 	sch_multiq sch_qfq sch_ets sch_cbs sch_mqprio sch_taprio sch_pie sch_red sch_sfq
 	cls_u32 cls_matchall cls_basic cls_fw
-	act_gact act_mirred act_skbedit ipv6 tcp_bbr sch_cake"
+	act_gact act_mirred act_skbedit ipv6 tcp_bbr sch_cake slip"
 
 cd "$stage"
 mkdir -p bin sbin usr/bin usr/sbin lib lib64 etc proc sys dev run tmp \

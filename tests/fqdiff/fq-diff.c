@@ -257,13 +257,14 @@ static void side_peek(struct side *s)
 static void side_change(struct side *s, struct opts *o)
 {
 	struct netlink_ext_ack ext = { 0 };
-	bool stashed = skb_queue_len(&s->sch->gso_skb);
 	char what[64];
 	int ret;
 
+	/*
+	 * A trim takes a stashed packet first; it had left its flow, and
+	 * stays delivered (docs/fq_codel.md).
+	 */
 	ret = s->ops->change(s->sch, opt_done(o), &ext);
-	/* A trim takes a stashed packet first: not delivered after all. */
-	s->delivered -= stashed && !skb_queue_len(&s->sch->gso_skb);
 	snprintf(what, sizeof(what), "change: %d", ret);
 	side_out(s, what);
 }

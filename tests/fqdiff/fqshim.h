@@ -58,6 +58,7 @@ typedef unsigned int gfp_t;
 #define BUILD_BUG_ON(c)		_Static_assert(!(c), #c)
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define BIT(n)			(1UL << (n))
+#define U32_MAX			UINT32_MAX
 #define SZ_1M			0x00100000
 #define SZ_32M			0x02000000
 #define GFP_KERNEL		0

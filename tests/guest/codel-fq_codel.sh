@@ -17,6 +17,7 @@ ALL_TESTS="$ALL_TESTS
 	fq_codel_ext_filters_and_priority_pick_flows
 	fq_codel_ext_split_gso_keeps_accounting
 	fq_codel_ext_split_gso_hfsc_class_served
+	fq_codel_ext_trim_counts_requeued_once
 "
 
 FQ_MODULE=sch_fq_codel_ext
@@ -487,5 +488,63 @@ fq_codel_ext_split_gso_hfsc_class_served() {
 	check_err $? "a later packet of the class reached far"
 	check_eq "$(far_stat rx_packets)" $((rx0 + 3)) "far received P0, segment 2 and the probe, nothing else"
 	check_eq "$(backlog_of "$(stats_of qdisc eth0 1:)")" "0 0" "HFSC's backlog after"
+	log_test "$name"
+}
+
+# fq_codel_ext_trim_counts_requeued_once: the root qdisc of a SLIP line
+# read one frame at a time hands one GSO packet of 8 segments to the
+# device; the device takes segment 1 and stops its queue, and the core
+# requeues the other 7 into the qdisc, where they wait.  Lowering the limit
+# to 1 trims 6 of them: drops, but the histograms counted their packet
+# once, when it left its flow, and keep it once.  Two plain packets go
+# first: an empty root qdisc is bypassed (TCQ_F_CAN_BYPASS), so the GSO
+# packet must find one waiting to be queued in a flow at all.  The line
+# is the witness: it carries the two, segment 1, then the one segment left.
+fq_codel_ext_trim_counts_requeued_once() {
+	local name="fq_codel_ext: a trim drops the core's requeued segments; the histograms keep their packet once"
+	require_fq_plugin "$name" || return
+	require_cmd /usr/local/bin/gso-burst "$name" || return
+	require_cmd /usr/local/bin/slip-pty "$name" || return
+	local s
+	export TC_LIB_DIR=$TC_PLUGIN_DIR
+	gso_sender_up
+	slip_up
+	check_err $? "SLIP over a pseudo-terminal"
+	tc qdisc add dev "$SLIP_DEV" root handle 1: fq_codel_ext
+	check_err $? "fq_codel_ext at the root of $SLIP_DEV"
+	# A: bypasses the qdisc, and the line holds it.  B: finds the
+	# queue stopped and is requeued.  G: queued in its flow behind B.
+	check_eq "$(in_ns near /usr/local/bin/gso-burst 198.19.9.2 2 1 100)" 2 \
+		"precondition: two plain packets sent"
+	busywait 3000 qlen_is "$SLIP_DEV" 1: 1
+	check_eq "$(in_ns near /usr/local/bin/gso-burst 198.19.9.2 1 8 100)" 1 \
+		"precondition: one GSO packet of 8 segments of 100 B sent"
+	busywait 3000 qlen_is "$SLIP_DEV" 1: 2
+	s=$(stats_of qdisc "$SLIP_DEV" 1:)
+	check_eq "$(field "$s" qlen) $(field "$s" requeues) $(field "$s" dequeue_calls)" "2 1 0" \
+		"precondition: B requeued, G in its flow, nothing dequeued (qlen, requeues, dequeue_calls)"
+	check_eq "$(slip_frames once)" 1 "precondition: the line carried A"
+	busywait 3000 qlen_is "$SLIP_DEV" 1: 1
+	check_eq "$(slip_frames once)" 2 "precondition: the line carried B"
+	busywait 3000 qlen_is "$SLIP_DEV" 1: 7
+	s=$(stats_of qdisc "$SLIP_DEV" 1:)
+	check_eq "$(field "$s" packets) $(field "$s" qlen) $(field "$s" requeues) $(field "$s" drops)" \
+		"10 7 8 0" \
+		"precondition: G left its flow, 7 of its segments came back requeued (Sent, qlen, requeues, drops)"
+	check_eq "$(field "$s" sojourn_hist | tr ',' '\n' | awk '{ n += $1 } END { print n }')" 1 \
+		"precondition: the histogram counted G"
+	tc qdisc change dev "$SLIP_DEV" root fq_codel_ext limit 1
+	check_err $? "limit lowered to 1"
+	s=$(stats_of qdisc "$SLIP_DEV" 1:)
+	check_eq "$(field "$s" packets) $(field "$s" drops) $(field "$s" qlen)" "10 6 1" \
+		"after the trim: Sent (segments), drops, qlen"
+	check_eq "$(field "$s" sojourn_hist | tr ',' '\n' | awk '{ n += $1 } END { print n }')" 1 \
+		"the qdisc's histogram still holds G once"
+	check_hist_sum "$(field "$s" sojourn_hist)" "$(field "$s" sojourn_sum_ns)" "after the trim"
+	check_eq "$(slip_frames)" 4 "the line carried A, B, segment 1 and the segment the trim left"
+	s=$(stats_of qdisc "$SLIP_DEV" 1:)
+	check_eq "$(field "$s" qlen) $(field "$s" packets) $(field "$s" drops)" "0 10 6" "drained: qlen, Sent, drops"
+	slip_down
+	unset TC_LIB_DIR
 	log_test "$name"
 }

@@ -237,11 +237,47 @@ gso_burst() {
 	in_ns near /usr/local/bin/gso-burst "$FAR" "$@"
 }
 
+# slip_up: a SLIP interface, SLIP_DEV, over a pseudo-terminal that
+# tests/tools/slip-pty.c holds unread (SLIP_PID); 198.19.9.1 here, its
+# peer 198.19.9.2.  Each packet stops its queue until the line is read
+# (slip_frames): what the core could not hand over waits, requeued.
+SLIP_DIR=/tmp/slip
+slip_up() {
+	rm -rf "$SLIP_DIR"
+	mkdir -p "$SLIP_DIR"
+	/usr/local/bin/slip-pty "$SLIP_DIR" &
+	SLIP_PID=$!
+	busywait 3000 test -s "$SLIP_DIR/ifname" || return 1
+	read -r SLIP_DEV <"$SLIP_DIR/ifname"
+	ip addr add 198.19.9.1 peer 198.19.9.2 dev "$SLIP_DEV" &&
+		ip link set "$SLIP_DEV" up
+}
+
+# slip_frames [once]: the SLIP frames the line carried so far.  Reading
+# the line lets the interface send what waited: until 300 ms pass with
+# nothing more, or with "once" one read, which wakes it for one packet.
+# $SLIP_DIR/log lists the frames in order, "LENGTH DESTINATION" each.
+slip_frames() {
+	local BUSYWAIT_SLEEP=0.02
+	rm -f "$SLIP_DIR/frames"
+	kill -"$([ "${1:-}" = once ] && echo USR2 || echo USR1)" "$SLIP_PID"
+	busywait 5000 test -s "$SLIP_DIR/frames" && cat "$SLIP_DIR/frames"
+}
+
+slip_down() {
+	[ -n "${SLIP_PID:-}" ] || return 0
+	kill "$SLIP_PID" 2>/dev/null
+	wait "$SLIP_PID" 2>/dev/null
+	SLIP_PID=
+	rm -rf "$SLIP_DIR"
+}
+
 cleanup_all() {
 	# A test that set tc's plugin directory (the fq_codel_ext tests) and
 	# failed before putting it back does not pass it on.
 	unset TC_LIB_DIR
 	iperf_server_down
+	slip_down
 	tc qdisc del dev eth0 root >/dev/null 2>&1
 	[ ! -e /sys/class/net/d0 ] || ip link del d0 >/dev/null 2>&1
 	unquiet_path
