@@ -127,6 +127,25 @@ static inline int codel_nl_parse(const struct codel_nl_desc *desc,
  * and a selector within its mask (@selector, @mask as the change leaves
  * them; @sel_attr or else @mask_attr is the one blamed).
  */
+/*
+ * The ce_threshold selector and mask a change leaves: each as sent (@sel,
+ * @msk), else as set (@cur_sel, @cur_mask).  A mask of 0 sent alone
+ * switches selection off, so it clears the selector too (the in-tree
+ * qdiscs take any pair, and so accept it).
+ */
+static inline void codel_nl_new_selector(const struct nlattr *sel,
+					 const struct nlattr *msk, u8 cur_sel,
+					 u8 cur_mask, u8 *selector, u8 *mask)
+{
+	*mask = msk ? nla_get_u8(msk) : cur_mask;
+	if (sel)
+		*selector = nla_get_u8(sel);
+	else if (msk && !*mask)
+		*selector = 0;
+	else
+		*selector = cur_sel;
+}
+
 static inline int codel_nl_check_ce(const struct codel_nl_desc *desc,
 				    const struct nlattr *value,
 				    const struct nlattr *off, u8 selector,

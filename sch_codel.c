@@ -508,26 +508,6 @@ static const struct codel_nl_desc codel_nl = {
 };
 
 /*
- * The ce_threshold selector and mask a change leaves: each as sent, else
- * as set; a mask of 0 sent alone switches the selector off, so it clears
- * the selector too.
- */
-static void codel_new_selector(const struct codel_sched_data *q,
-			       struct nlattr **ext, u8 *selector, u8 *mask)
-{
-	struct nlattr *sel = ext[TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR];
-	struct nlattr *msk = ext[TCA_CODEL_EXT_CE_THRESHOLD_MASK];
-
-	*mask = msk ? nla_get_u8(msk) : q->params.ce_threshold_mask;
-	if (sel)
-		*selector = nla_get_u8(sel);
-	else if (msk && !*mask)
-		*selector = 0;
-	else
-		*selector = q->params.ce_threshold_selector;
-}
-
-/*
  * Take the oldest packet for a limit trim, a packet a parent has peeked
  * (stashed in gso_skb) first, with qlen and backlog both reduced.  Kernels
  * differ in whether qdisc_dequeue_internal() reduces the backlog
@@ -558,7 +538,10 @@ static int codel_change(struct Qdisc *sch, struct nlattr *opt,
 	err = codel_nl_parse(&codel_nl, opt, tb, ext, extack);
 	if (err < 0)
 		return err;
-	codel_new_selector(q, ext, &selector, &mask);
+	codel_nl_new_selector(ext[TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR],
+			      ext[TCA_CODEL_EXT_CE_THRESHOLD_MASK],
+			      q->params.ce_threshold_selector,
+			      q->params.ce_threshold_mask, &selector, &mask);
 	err = codel_nl_check_ce(&codel_nl, tb[TCA_CODEL_CE_THRESHOLD],
 				ext[TCA_CODEL_EXT_CE_THRESHOLD_OFF], selector,
 				mask, ext[TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR],

@@ -788,12 +788,10 @@ static int fq_codel_change(struct Qdisc *sch, struct nlattr *opt,
 	err = codel_nl_parse(&fq_codel_nl, opt, tb, ext, extack);
 	if (err < 0)
 		return err;
-	selector = tb[TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR] ?
-		   nla_get_u8(tb[TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR]) :
-		   q->params.ce_threshold_selector;
-	mask = tb[TCA_FQ_CODEL_CE_THRESHOLD_MASK] ?
-	       nla_get_u8(tb[TCA_FQ_CODEL_CE_THRESHOLD_MASK]) :
-	       q->params.ce_threshold_mask;
+	codel_nl_new_selector(tb[TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR],
+			      tb[TCA_FQ_CODEL_CE_THRESHOLD_MASK],
+			      q->params.ce_threshold_selector,
+			      q->params.ce_threshold_mask, &selector, &mask);
 	err = fq_codel_validate(q, tb, ext, selector, mask, extack);
 	if (err)
 		return err;

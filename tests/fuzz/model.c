@@ -454,8 +454,8 @@ static const struct rules fq_rules = {
  * mask u8s) and its TCA_FQ_CODEL_EXT nest (split_gso, the ce_threshold
  * off-switch); then flows, which only a new qdisc takes (a change may
  * repeat its value), ce_threshold set and off at once, and the selector
- * (given, or kept) inside its mask (given, or kept); then all applied at
- * once.
+ * (given, kept, or cleared by a mask of 0 sent alone) inside its mask
+ * (given, or kept); then all applied at once.
  */
 static void fq_build_options(struct nlmsghdr *n, const struct params *old,
 			     bool exists, struct verdict *v)
@@ -467,10 +467,14 @@ static void fq_build_options(struct nlmsghdr *n, const struct params *old,
 	build_attrs(n, &fq_rules, old, exists, &mainp, &walk, &extp);
 	if (!parsed(v, old, &mainp, &walk))
 		return;
-	selector = mainp.seen[TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR] ?
-		   mainp.val[TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR] : old->selector;
 	mask = mainp.seen[TCA_FQ_CODEL_CE_THRESHOLD_MASK] ?
 	       mainp.val[TCA_FQ_CODEL_CE_THRESHOLD_MASK] : old->mask;
+	if (mainp.seen[TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR])
+		selector = mainp.val[TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR];
+	else if (mainp.seen[TCA_FQ_CODEL_CE_THRESHOLD_MASK] && !mask)
+		selector = 0;			/* mask 0 alone: selector off */
+	else
+		selector = old->selector;
 	off = extp.seen[TCA_FQ_CODEL_EXT_CE_THRESHOLD_OFF];
 	if (!mainp.msg && exists && mainp.seen[TCA_FQ_CODEL_FLOWS] &&
 	    mainp.val[TCA_FQ_CODEL_FLOWS] != old->flows)
