@@ -18,6 +18,8 @@ ALL_TESTS="$ALL_TESTS
 	fq_codel_ext_split_gso_keeps_accounting
 	fq_codel_ext_split_gso_hfsc_class_served
 	fq_codel_ext_trim_counts_requeued_once
+	fq_codel_ext_new_flow_served_first
+	fq_codel_ext_reset_under_load
 "
 
 FQ_MODULE=sch_fq_codel_ext
@@ -544,6 +546,122 @@ fq_codel_ext_trim_counts_requeued_once() {
 	check_eq "$(slip_frames)" 4 "the line carried A, B, segment 1 and the segment the trim left"
 	s=$(stats_of qdisc "$SLIP_DEV" 1:)
 	check_eq "$(field "$s" qlen) $(field "$s" packets) $(field "$s" drops)" "0 10 6" "drained: qlen, Sent, drops"
+	slip_down
+	unset TC_LIB_DIR
+	log_test "$name"
+}
+
+# fq_codel_ext_new_flow_served_first: the order a SLIP line carries, read
+# one frame at a time so that each read lets one packet out.  Flow 1 (30
+# packets of 128 B to .2) spends its 1514 B quantum on new_flows, goes to
+# old_flows with another quantum and is served from there: old_flows' only
+# flow, with credit left.  Then one packet of flow 2 (to .3) comes: a new
+# flow is served next, ahead of the old flow's credit.  Put on old_flows
+# it would wait behind flow 1 for ten more packets; plain DRR cannot be
+# told from fq_codel while no old flow has credit left, which is why flow
+# 1 must get there first.  CoDel's target and interval are at their 100 s
+# maximum: it drops nothing while the line is read slowly.
+fq_codel_ext_new_flow_served_first() {
+	local name="fq_codel_ext: a flow that becomes active goes before an old flow's credit (the line's order)"
+	require_fq_plugin "$name" || return
+	require_cmd /usr/local/bin/gso-burst "$name" || return
+	require_cmd /usr/local/bin/slip-pty "$name" || return
+	local n=0 qlen=29 s
+	export TC_LIB_DIR=$TC_PLUGIN_DIR
+	gso_sender_up
+	slip_up
+	check_err $? "SLIP over a pseudo-terminal"
+	ip route add 198.19.9.3 dev "$SLIP_DEV"
+	# The flows by filter, not by hash: two hashes may share a flow.
+	tc -batch - <<-EOF
+	qdisc add dev $SLIP_DEV root handle 1: fq_codel_ext flows 2 quantum 1514 target 100s interval 100s
+	filter add dev $SLIP_DEV parent 1: protocol ip prio 1 u32 match ip dst 198.19.9.2/32 classid 1:1
+	filter add dev $SLIP_DEV parent 1: protocol ip prio 1 u32 match ip dst 198.19.9.3/32 classid 1:2
+	EOF
+	check_err $? "fq_codel_ext flows 2 quantum 1514 target 100s interval 100s, one filter per destination"
+	check_eq "$(in_ns near /usr/local/bin/gso-burst 198.19.9.2 30 1 100)" 30 \
+		"precondition: 30 packets of flow 1 sent"
+	busywait 3000 qlen_is "$SLIP_DEV" 1: $qlen
+	check_err $? "precondition: one on the line, $qlen in the qdisc"
+	# Read until flow 1 is the only flow on old_flows; each read lets
+	# one more packet out of the qdisc.
+	while [ $n -lt 20 ]; do
+		n=$((n + 1))
+		qlen=$((qlen - 1))
+		[ "$(slip_frames once)" = $n ] && busywait 3000 qlen_is "$SLIP_DEV" 1: $qlen || break
+		s=$(stats_of qdisc "$SLIP_DEV" 1:)
+		[ "$(field "$s" new_flows_len) $(field "$s" old_flows_len)" != "0 1" ] || break
+	done
+	check_eq "$(field "$s" qlen) $(field "$s" new_flows_len) $(field "$s" old_flows_len) $(field "$s" drops)" \
+		"$qlen 0 1 0" "precondition: after $n reads flow 1 is on old_flows (qlen, new_flows_len, old_flows_len, drops)"
+	check_cmp "$(tc -s class show dev "$SLIP_DEV" classid 1:1 | awk '$1 == "deficit" { print $2 }')" -gt 128 \
+		"precondition: flow 1 has credit for more than one packet"
+	check_eq "$(in_ns near /usr/local/bin/gso-burst 198.19.9.3 1 1 100)" 1 \
+		"precondition: one packet of flow 2 sent"
+	busywait 3000 qlen_is "$SLIP_DEV" 1: $((qlen + 1))
+	check_err $? "precondition: flow 2's packet queued"
+	check_eq "$(slip_frames)" 31 "the line carried all 31 packets"
+	check_eq "$(awk '$2 == "198.19.9.3" { print NR }' "$SLIP_DIR/log")" $((n + 2)) \
+		"flow 2's packet right after the one on the line when it came ($n read before that one)"
+	check_eq "$(awk '$1 != 128' "$SLIP_DIR/log")" "" "every frame 128 B"
+	slip_down
+	unset TC_LIB_DIR
+	log_test "$name"
+}
+
+# fq_codel_ext_reset_under_load: a reset (the device down and up) with two
+# flows queued behind a SLIP line nobody reads empties everything: qlen,
+# backlog, memory, both flow lists, every class; then the qdisc takes an
+# overload again as a new one would.  The line is the witness: it carries
+# the one packet out before the reset, then the overload's first and the
+# packets the qdisc kept, and nothing it dropped or the reset freed.
+fq_codel_ext_reset_under_load() {
+	local name="fq_codel_ext: a reset under load empties the queues, lists, memory and classes; an overload after is accounted"
+	require_fq_plugin "$name" || return
+	require_cmd /usr/local/bin/gso-burst "$name" || return
+	require_cmd /usr/local/bin/slip-pty "$name" || return
+	local s drops
+	export TC_LIB_DIR=$TC_PLUGIN_DIR
+	gso_sender_up
+	slip_up
+	check_err $? "SLIP over a pseudo-terminal"
+	ip route add 198.19.9.3 dev "$SLIP_DEV"
+	tc -batch - <<-EOF
+	qdisc add dev $SLIP_DEV root handle 1: fq_codel_ext limit 20 flows 2 target 100s interval 100s
+	filter add dev $SLIP_DEV parent 1: protocol ip prio 1 u32 match ip dst 198.19.9.2/32 classid 1:1
+	filter add dev $SLIP_DEV parent 1: protocol ip prio 1 u32 match ip dst 198.19.9.3/32 classid 1:2
+	EOF
+	check_err $? "fq_codel_ext limit 20 flows 2, one filter per destination"
+	check_eq "$(in_ns near /usr/local/bin/gso-burst 198.19.9.2 10 1 100)" 10 "precondition: 10 packets of flow 1 sent"
+	check_eq "$(in_ns near /usr/local/bin/gso-burst 198.19.9.3 10 1 100)" 10 "precondition: 10 packets of flow 2 sent"
+	busywait 3000 qlen_is "$SLIP_DEV" 1: 19
+	s=$(stats_of qdisc "$SLIP_DEV" 1:)
+	check_eq "$(field "$s" qlen) $(field "$s" backlog) $(field "$s" new_flows_len) $(field "$s" old_flows_len) $(field "$s" drops)" \
+		"19 2432 2 0 0" "precondition: one packet out, 19 queued in two flows (qlen, backlog, new_flows_len, old_flows_len, drops)"
+	check_cmp "$(field "$s" memory_used | grep . || echo 0)" -gt 0 "precondition: memory_used"
+	check_eq "$(tc class show dev "$SLIP_DEV" | awk '{ print $3 }' | tr '\n' ' ')" "1:1 1:2 " \
+		"precondition: both flows listed as classes"
+	# Down drops the device's routes; up brings back the peer's only.
+	ip link set "$SLIP_DEV" down && ip link set "$SLIP_DEV" up &&
+		ip route add 198.19.9.3 dev "$SLIP_DEV"
+	check_err $? "$SLIP_DEV down and up (the qdisc reset), the route to .3 again"
+	s=$(stats_of qdisc "$SLIP_DEV" 1:)
+	check_eq "$(field "$s" qlen) $(field "$s" backlog) $(field "$s" new_flows_len) $(field "$s" old_flows_len) $(field "$s" memory_used | grep . || echo 0) $(field "$s" drops)" \
+		"0 0 0 0 0 0" "after the reset: qlen, backlog, new_flows_len, old_flows_len, memory_used, drops"
+	check_eq "$(tc class show dev "$SLIP_DEV")" "" "after the reset: no class listed"
+	# The overload: 30 packets of flow 2 into limit 20.
+	check_eq "$(in_ns near /usr/local/bin/gso-burst 198.19.9.3 30 1 100)" 30 "precondition: 30 packets of flow 2 sent"
+	busywait 3000 drops_reach "$SLIP_DEV" 1: 1
+	s=$(stats_of qdisc "$SLIP_DEV" 1:)
+	drops=$(field "$s" drops)
+	diag "overload: qlen $(field "$s" qlen), drops $drops, drop_overlimit $(field "$s" drop_overlimit)"
+	check_cmp "$(field "$s" qlen)" -le 20 "the overload held to limit 20"
+	check_eq "$(field "$s" drop_overlimit)" "$drops" "every drop over the limit"
+	check_eq "$(( $(field "$s" qlen) + drops ))" 29 "queued + dropped = 29 (one on the line)"
+	check_eq "$(slip_frames)" $((1 + 30 - drops)) \
+		"the line carried the first packet, then the overload's less its drops: nothing of the reset's"
+	check_eq "$(awk '{ print $2 }' "$SLIP_DIR/log" | uniq -c | awk '{ print $1, $2 }' | tr '\n' ' ')" \
+		"1 198.19.9.2 $((30 - drops)) 198.19.9.3 " "the line's frames by destination, in order"
 	slip_down
 	unset TC_LIB_DIR
 	log_test "$name"
