@@ -105,8 +105,10 @@ build_in_clean_root() {
 # state: what purging must leave as installing found it.
 state() {
 	chroot "$root" sh -c 'ls -d /usr/src/sch_codel-* /var/lib/dkms/sch_codel 2>/dev/null
-		find /lib/modules -path "*/updates/dkms/sch_codel.ko*" 2>/dev/null
-		ls /usr/lib/x86_64-linux-gnu/tc/q_codel.so /usr/sbin/codel-exporter 2>/dev/null
+		find /lib/modules -path "*/updates/dkms/sch_codel.ko*" -o \
+			-path "*/updates/dkms/sch_fq_codel_ext.ko*" 2>/dev/null
+		ls /usr/lib/x86_64-linux-gnu/tc/q_codel.so \
+			/usr/lib/x86_64-linux-gnu/tc/q_fq_codel_ext.so /usr/sbin/codel-exporter 2>/dev/null
 		ls /lib/systemd/system/codel-exporter.* /usr/lib/systemd/system/codel-exporter.* 2>/dev/null
 		dpkg-divert --list /usr/share/man/man8/tc-codel.8.gz
 		md5sum /usr/share/man/man8/tc-codel.8.gz'
@@ -124,8 +126,10 @@ dkms_has() {
 		check_eq "$(chroot "$root" dkms status -m sch_codel -k "$k" 2>/dev/null |
 			sed 's/,.*: /: /; s/ (Original modules exist)$//')" \
 			"sch_codel/$v: installed" "dkms status ($rel, $k)"
-		ko=$(cd "$root" && ls "lib/modules/$k/updates/dkms/"sch_codel.ko* 2>/dev/null | head -n 1)
-		check_eq "$(chroot "$root" modinfo -F version "/$ko" 2>/dev/null)" "$v" "module version ($k)"
+		for m in sch_codel sch_fq_codel_ext; do
+			ko=$(cd "$root" && ls "lib/modules/$k/updates/dkms/"$m.ko* 2>/dev/null | head -n 1)
+			check_eq "$(chroot "$root" modinfo -F version "/$ko" 2>/dev/null)" "$v" "$m version ($k)"
+		done
 	done
 }
 

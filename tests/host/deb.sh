@@ -79,8 +79,10 @@ deb_lintian_clean() {
 # state: what installing and purging must leave as it was.
 state() {
 	ls -d /usr/src/sch_codel-* /var/lib/dkms/sch_codel 2>/dev/null
-	find /lib/modules -path '*/updates/dkms/sch_codel.ko*' 2>/dev/null
-	ls $tclib/q_codel.so /usr/sbin/codel-exporter /lib/systemd/system/codel-exporter.* 2>/dev/null
+	find /lib/modules -path '*/updates/dkms/sch_codel.ko*' -o \
+		-path '*/updates/dkms/sch_fq_codel_ext.ko*' 2>/dev/null
+	ls $tclib/q_codel.so $tclib/q_fq_codel_ext.so /usr/sbin/codel-exporter \
+		/lib/systemd/system/codel-exporter.* 2>/dev/null
 	dpkg-divert --list "$man"
 	md5sum "$man"
 }
@@ -100,14 +102,23 @@ deb_install_remove_purge() {
 	# Built and installed by the package's postinst for the installed kernel.
 	check_eq "$(dkms status -m sch_codel -v "$ver" -k "$rel61" | sed 's/,.*: /: /')" \
 		"sch_codel/$ver: installed" "dkms status after apt install ($rel61)"
-	ko=$(ls /lib/modules/"$rel61"/updates/dkms/sch_codel.ko* 2>/dev/null | head -n 1)
-	check_eq "$(modinfo -F version "$ko" 2>/dev/null)" "$ver" "module version from the package"
-	/sbin/depmod -n "$rel61" 2>/dev/null | grep -q '^updates/dkms/sch_codel.ko[.a-z]*:'
-	check_err $? "depmod does not prefer updates/dkms/sch_codel.ko"
-	# DKMS signs with its MOK key when one exists (Secure Boot).
-	if [ -f /var/lib/dkms/mok.key ]; then
-		check_eq "$(modinfo -F signer "$ko" 2>/dev/null)" "DKMS module signing key" "module signature"
-	fi
+	# Both modules, each indexed where modprobe finds it first.
+	for m in sch_codel sch_fq_codel_ext; do
+		ko=$(ls /lib/modules/"$rel61"/updates/dkms/$m.ko* 2>/dev/null | head -n 1)
+		check_eq "$(modinfo -F version "$ko" 2>/dev/null)" "$ver" "$m version from the package"
+		/sbin/depmod -n "$rel61" 2>/dev/null | grep -q "^updates/dkms/$m.ko[.a-z]*:"
+		check_err $? "depmod does not index updates/dkms/$m.ko"
+		# DKMS signs with its MOK key when one exists (Secure Boot).
+		if [ -f /var/lib/dkms/mok.key ]; then
+			check_eq "$(modinfo -F signer "$ko" 2>/dev/null)" "DKMS module signing key" "$m signature"
+		fi
+	done
+	check_eq "$(modinfo -F alias /lib/modules/"$rel61"/updates/dkms/sch_fq_codel_ext.ko* 2>/dev/null)" \
+		net-sch-fq_codel_ext "fq_codel_ext's alias, which tc's autoload asks for"
+	for p in q_codel q_fq_codel_ext; do
+		nm -D --defined-only "$tclib/$p.so" 2>/dev/null | grep -q " ${p#q_}_qdisc_util\$"
+		check_err $? "$tclib/$p.so does not define ${p#q_}_qdisc_util, which tc looks up"
+	done
 	# The 6.12 series, from its unpacked headers.
 	hdr=$(scripts/kernel-headers.sh "$rel612")
 	dkms build -m sch_codel -v "$ver" -k "$rel612" --kernelsourcedir "$hdr" \
