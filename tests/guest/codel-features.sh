@@ -217,14 +217,17 @@ split_gso_accounting() {
 			$tc qdisc add dev eth0 parent 1:10 handle 10: "$kind" $mode
 		check_err $? "setup $mode"
 		dump eth0 >/tmp/split_gso.base
-		# 3 MB, not a time: ~2 100 segments however fast the sender
+		# 4 MB, not a time: ~2 800 segments however fast the sender
 		# runs (the debug kernel's, beside another guest, sent 955 in
-		# 3 s); 2.5 s at 10 Mbit/s.
-		ip netns exec near timeout 60 iperf3 -c "$FAR" -n 3M >/dev/null 2>&1 &
-		sleep 1.5
-		# Mid-flow, HTB's qlen/backlog must equal its child's.
+		# 3 s); 3.4 s at 10 Mbit/s.
+		ip netns exec near timeout 60 iperf3 -c "$FAR" -n 4M >/dev/null 2>&1 &
+		sleep 1
+		# Mid-flow, HTB's qlen/backlog must equal its child's, in a dump
+		# that found a queue: two empty qdiscs agree on nothing.
 		agreeing_dump eth0 1: 10: backlog_of ||
 			{ check_err 1 "$mode: HTB backlog vs $kind's in no mid-flow dump"; diag "dumps:$DUMPS"; }
+		check_cmp "$(backlog_pkts "$(block_of qdisc 10: /tmp/agreeing_dump)")" -gt 0 \
+			"precondition: $mode: a queue stood in the agreeing dump"
 		wait
 		wait_settled
 		# After the flow, Sent/dropped of both levels, again in one

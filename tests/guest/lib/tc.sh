@@ -108,12 +108,18 @@ json_check() { "$TCJ" check; }
 # a real accounting drift makes every dump disagree.  The last dump stays
 # in /tmp/agreeing_dump (read it with block_of) and DUMPS holds every pair
 # seen, for a diagnostic.  Returns 1 if no dump agreed or a qdisc is
-# missing.
+# missing.  Five tries at least, however long each dump takes: on a slow
+# host one dump once took the whole second.
 agreeing_dump() {
-	local ms=1000
+	local ms=1000 n=0 start
 	debug_kernel && ms=10000
 	DUMPS=
-	busywait $ms dump_agrees "$@"
+	start=$(uptime_ms)
+	until dump_agrees "$@"; do
+		n=$((n + 1))
+		[ $n -lt 5 ] || [ $(($(uptime_ms) - start)) -lt $ms ] || return 1
+		sleep 0.1
+	done
 }
 
 # One try of agreeing_dump.
