@@ -269,7 +269,9 @@ fq_codel_ext_traces_match_counters() {
 	echo 1 >$E/fq_codel_ext_skb_drop/enable
 	echo 1 >$E/fq_codel_ext_drop/enable
 	iperf_server_up
-	ip netns exec near iperf3 -c "$FAR" -t 5 -J >/tmp/iperf.json 2>&1 &
+	# Two flows: one alone filled the link to only 4.0 Mbit/s once here,
+	# and the precondition then fails.
+	ip netns exec near iperf3 -c "$FAR" -t 5 -P 2 -J >/tmp/iperf.json 2>&1 &
 	sleep 3
 	tc -s class show dev eth0 parent 10: >/tmp/fq-classes.txt
 	wait $!
@@ -408,6 +410,8 @@ fq_codel_ext_filters_and_priority_pick_flows() {
 fq_codel_ext_ecn_marks_not_drops() {
 	local name="fq_codel_ext: ECN-capable TCP is marked, not dropped; each mark traced and received; noecn drops"
 	local T=/sys/kernel/tracing E rate mode s marks ev ce bad
+	# Two flows, as in the traces test (far_ce_run reads FLOWS).
+	local FLOWS=2
 	require_fq_plugin "$name" || return
 	require_cmd iperf3 "$name" || return
 	rate=$(bottleneck 10mbit)

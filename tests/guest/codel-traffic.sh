@@ -117,7 +117,7 @@ htb_bulk_tcp_controls_delay() {
 far_ce_run() {
 	ce0=$(snmp far IpExtInCEPkts)
 	bad0=$(($(snmp far IpInHdrErrors) + $(snmp far TcpInCsumErrors)))
-	ip netns exec near iperf3 -c "$FAR" -t "$1" -J >/tmp/iperf.json 2>&1
+	ip netns exec near iperf3 -c "$FAR" -t "$1" -P "${FLOWS:-1}" -J >/tmp/iperf.json 2>&1
 	check_err $? "iperf3 client failed: $(tail -n 3 /tmp/iperf.json)"
 	wait_settled
 	ce=$(($(snmp far IpExtInCEPkts) - ce0))
