@@ -22,7 +22,9 @@
 # with nothing beside them, then everything else as a pool of jobs, N at a
 # time, longest first: the make targets CHECK_POOL_MAKE names (CI: the
 # sanitizer stage and make style), the package roots, the other boots and
-# the host suites (CHECK_ONLY=host runs those alone).
+# the host suites (CHECK_ONLY=host runs those alone).  CHECK_SPLIT=N boots
+# each whole suite's other tests as N jobs (all.sh PART=K/N), with
+# CHECK_GUEST_ARGS (all.sh's VAR=VALUE settings) if given.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -185,8 +187,17 @@ if [ -n "${CHECK_POOL:-}" ]; then
 	done
 	for rel in $kernels; do
 		tests=$(subset_of "$rel")
-		# shellcheck disable=SC2086 # the subset's words
-		pjobs+=("guest-$rel:$(boot_cmd "guest-$rel" "$rel" $tests TIMING=skip)")
+		# A whole suite in CHECK_SPLIT boots (all.sh PART=K/N), so
+		# that the pool's jobs end together.
+		split=1
+		[ -n "$tests" ] || split=${CHECK_SPLIT:-1}
+		for k in $(seq "$split"); do
+			name=guest-$rel part=
+			[ "$split" = 1 ] || name=$name-$k part=PART=$k/$split
+			# shellcheck disable=SC2086 # the subset's and settings' words
+			pjobs+=("$name:$(boot_cmd "$name" "$rel" $tests TIMING=skip \
+				${CHECK_GUEST_ARGS:-} $part)")
+		done
 	done
 	for rel in $kernels; do
 		tests=$(subset_of "$rel")

@@ -8,7 +8,8 @@
 # debian/changelog's latest release, so apt upgrades a release to it and
 # one snapshot to the next: LAST+gitYYYYMMDDHHMMSS.HASH (the commit's
 # time, UTC; with uncommitted changes, now, and ".dirty").  Installs
-# nothing: the Build-Depends come from make deps.
+# nothing: the Build-Depends come from make deps.  Packages already built
+# from the same tracked files are kept (make check runs this each time).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -24,6 +25,13 @@ if [ -n "$tree" ]; then
 	epoch=$(date +%s)
 else
 	epoch=$(git log -1 --format=%ct)
+fi
+# The tracked files' tree: what the packages are built from.
+key=$(git rev-parse "${tree:-HEAD}^{tree}")
+if [ "$(cat build/deb/tree 2>/dev/null)" = "$key" ] && [ -s build/deb/lintian.txt ]; then
+	ls build/deb/*.deb
+	echo "deb: $(cat build/deb/version) (built from this tree already)"
+	exit 0
 fi
 when=$(date -u -d "@$epoch" +%Y%m%d%H%M%S)
 version=$last+git$when.$hash$dirty
@@ -52,5 +60,6 @@ for p in q_codel q_fq_codel_ext; do
 done
 echo "$version" >"$out/version"
 lintian --info --display-info --pedantic "$out"/*.changes >"$out/lintian.txt" 2>&1 || true
+echo "$key" >"$out/tree"
 ls "$out"/*.deb
 echo "deb: $version; lintian: $(grep -c '^[EWIPX]:' "$out/lintian.txt") tags, in $out/lintian.txt"

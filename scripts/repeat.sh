@@ -22,14 +22,14 @@ mkdir -p "$out"
 bad=0
 for i in $(seq 1 "$n"); do
 	t0=$(date +%s)
-	CHECK_ONLY=guest CHECK_POOL=2 CHECK_KERNELS="$kernels" CHECK_LOG="build/repeat/$i" \
+	CHECK_ONLY=guest CHECK_POOL=2 CHECK_SPLIT=2 CHECK_KERNELS="$kernels" CHECK_LOG="build/repeat/$i" \
 		scripts/check.sh >"$out/$i.log" 2>&1 || bad=1
 	echo "repeat: round $i: $(tail -n 1 "$out/$i.log") in $(( $(date +%s) - t0 ))s"
 done
 # Each result line ("ok", "not ok", "... # SKIP") is followed by its
 # test's "# NAME took N s" line: count by kernel and NAME.
 for rel in $kernels; do
-	for f in "$out"/*/timing-"$rel".log "$out"/*/guest-"$rel".log "$out"/*/mq-"$rel".log; do
+	for f in "$out"/*/timing-"$rel".log "$out"/*/guest-"$rel".log "$out"/*/guest-"$rel"-[0-9].log "$out"/*/mq-"$rel".log; do
 		[ -e "$f" ] && cat "$f"
 	done | awk -v rel="$rel" '
 		/^(not )?ok [0-9]+ / { r = /^not ok/ ? "fail" : (/# SKIP/ ? "skip" : "pass"); next }

@@ -107,10 +107,15 @@ demo: deps
 
 # Each installs what it needs first (Debian packages only), then builds.
 # The timing-sensitive tests boot alone first; then the rest of the
-# suite, the --mq boot and the host suites two at a time (CHECK_POOL).
+# suite (in two boots), the --mq boot and the host suites two at a time
+# (CHECK_POOL).  The developer's loop runs the netlink fuzzer and the
+# lifecycles at half their counts, to stay within 10 minutes; CI
+# (check-ci) runs them whole.
+CHECK_GUEST_ARGS ?= FUZZ_OPS=50000 LIFECYCLE_CYCLES=75 FQ_LIFECYCLE_CYCLES=75
 check: deps
 	@$(MAKE) --no-print-directory all guest guest-tools tc deb
-	CHECK_POOL=2 CHECK_KERNELS=$(KERNELRELEASE) scripts/check.sh
+	CHECK_POOL=2 CHECK_SPLIT=2 CHECK_KERNELS=$(KERNELRELEASE) \
+		CHECK_GUEST_ARGS="$(CHECK_GUEST_ARGS)" scripts/check.sh
 
 # The backports kernels' guest boots run a subset, to keep CI within its
 # budget (docs/tests.md): tdc (parity; the differential tests run on every
@@ -216,7 +221,7 @@ check-ci: deps
 		scripts/linux-source.sh $$r >/dev/null || exit 1; \
 	done
 	@scripts/deps.sh libelf-dev bc libssl-dev
-	CHECK_POOL=2 CHECK_POOL_MAKE="sanitizer-boot style-check" \
+	CHECK_POOL=2 CHECK_SPLIT=2 CHECK_POOL_MAKE="sanitizer-boot style-check" \
 		CHECK_KERNELS="$(KERNELS)" CHECK_DEB_RELEASES="bookworm trixie" \
 		CHECK_SUBSET_KERNELS="$(foreach s,6.12 trixie-backports,$(shell scripts/kernel-release.sh $(s)))" \
 		CHECK_SUBSET_TESTS="$(BACKPORTS_ARGS) $(BACKPORTS_TESTS)" scripts/check.sh

@@ -3,7 +3,8 @@
 # The in-guest suite: every tests/guest/codel-*.sh file, one boot.
 # Run it with: qemu/run tests/guest/all.sh [VAR=VALUE...] [TEST...]
 # (naming tests runs only those; VAR=VALUE sets e.g. FUZZ_OPS, FUZZ_SEED,
-# LIFECYCLE_CYCLES for the tests that read them, FIRST and STOP_AT_FAIL).
+# LIFECYCLE_CYCLES for the tests that read them, FIRST, STOP_AT_FAIL,
+# TIMING and PART).
 
 . /payload/tests/lib.sh
 ALL_TESTS=
@@ -28,8 +29,8 @@ MQ_TESTS="mq_default_qdisc_codel_per_queue mqprio_default_qdisc_codel_per_queue
 # The timing-sensitive tests: each judges a delay or first proves that
 # bulk TCP filled a bottleneck, or (the fuzzers under parents) that its
 # frames outran a 1 Mbit/s parent into a standing queue, which holds only
-# while the guest has both host cores to itself; and tdc, whose scapy
-# plugin met a device going down beside another guest (docs/tests.md).  TIMING=only picks just them,
+# while the guest has both host cores to itself (docs/tests.md).
+# TIMING=only picks just them,
 # TIMING=skip all the others (make check-ci boots the first alone and the
 # second beside other jobs); unset, both.
 TIMING_TESTS="htb_bulk_tcp_controls_delay ecn_traffic_marked_not_dropped
@@ -37,7 +38,7 @@ TIMING_TESTS="htb_bulk_tcp_controls_delay ecn_traffic_marked_not_dropped
 	intree_fails_extension_tests fq_codel_ext_isolates_sparse_flow
 	fq_codel_ext_traces_match_counters fq_codel_ext_ecn_marks_not_drops
 	fq_codel_ext_split_gso_hfsc_class_served fuzz_under_parents
-	fq_fuzz_under_parents tdc_codel"
+	fq_fuzz_under_parents"
 case ${TIMING:-} in
 '' | only | skip) ;;
 *) echo "all.sh: TIMING=$TIMING: only or skip" >&2; exit 2 ;;
@@ -57,6 +58,20 @@ for t in ${only:-$ALL_TESTS}; do
 	esac && picked="$picked $t"
 done
 ALL_TESTS=$picked
+# PART=K/N: every Nth of the tests picked, from the Kth, so that N boots
+# beside each other (make check's pool) share the suite.
+case ${PART:-} in
+'') ;;
+[1-9]/[1-9])
+	picked= n=0
+	for t in $ALL_TESTS; do
+		[ $((n % ${PART#*/} + 1)) = "${PART%/*}" ] && picked="$picked $t"
+		n=$((n + 1))
+	done
+	ALL_TESTS=$picked
+	;;
+*) echo "all.sh: PART=$PART: K/N, 1 <= K <= N <= 9" >&2; exit 2 ;;
+esac
 # FIRST=A,B,...: the whole suite, these tests first (make mutate FULL=1
 # runs a mutant's own tests before the rest).
 if [ -n "${FIRST:-}" ]; then
