@@ -223,11 +223,11 @@ split_gso_accounting() {
 		ip netns exec near timeout 60 iperf3 -c "$FAR" -n 4M >/dev/null 2>&1 &
 		sleep 1
 		# Mid-flow, HTB's qlen/backlog must equal its child's, in a dump
-		# that found a queue: two empty qdiscs agree on nothing.
-		agreeing_dump eth0 1: 10: backlog_of ||
-			{ check_err 1 "$mode: HTB backlog vs $kind's in no mid-flow dump"; diag "dumps:$DUMPS"; }
-		check_cmp "$(backlog_pkts "$(block_of qdisc 10: /tmp/agreeing_dump)")" -gt 0 \
-			"precondition: $mode: a queue stood in the agreeing dump"
+		# that found a queue: two empty qdiscs agree on nothing.  TCP
+		# lets the queue empty now and then, so a dump that finds it
+		# empty is retried, not judged.
+		agreeing_dump eth0 1: 10: standing_backlog_of ||
+			{ check_err 1 "$mode: HTB backlog vs $kind's in no mid-flow dump with a queue"; diag "dumps:$DUMPS"; }
 		wait
 		wait_settled
 		# After the flow, Sent/dropped of both levels, again in one

@@ -141,6 +141,15 @@ dump_agrees() {
 
 # Counter sets for agreeing_dump, from one block.
 backlog_of() { echo "$(backlog_pkts "$1") $(backlog_bytes "$1")"; }
+# backlog_of for a queue that must stand: an empty qdisc prints its own
+# handle, so two empty qdiscs never agree and the next dump is tried.
+standing_backlog_of() {
+	if [ "$(backlog_pkts "$1")" -gt 0 ]; then
+		backlog_of "$1"
+	else
+		echo "empty $(field "$1" handle)"
+	fi
+}
 # Sent packets and drops of one qdisc's block.  HTB sends a packet that
 # arrives before its default class exists (tc builds a tree one command at
 # a time) directly, counted in direct_packets_stat: such a packet never
