@@ -497,6 +497,47 @@ fq_codel_ext_split_gso_hfsc_class_served() {
 	log_test "$name"
 }
 
+# slip_fq_up NAME OPTIONS...: the SLIP line (slip_up) with fq_codel_ext
+# OPTIONS at its root, driven by stock tc and the plugin, and a sender at
+# near; returns 1 when the test cannot run here (logged as skipped).
+slip_fq_up() {
+	local name=$1
+	shift
+	require_fq_plugin "$name" || return 1
+	require_cmd /usr/local/bin/gso-burst "$name" || return 1
+	require_cmd /usr/local/bin/slip-pty "$name" || return 1
+	export TC_LIB_DIR=$TC_PLUGIN_DIR
+	gso_sender_up
+	slip_up
+	check_err $? "SLIP over a pseudo-terminal"
+	tc qdisc add dev "$SLIP_DEV" root handle 1: fq_codel_ext "$@"
+	check_err $? "fq_codel_ext $* at the root of $SLIP_DEV"
+}
+
+# slip_two_flows: flows 1:1 (to .2) and 1:2 (to .3) by filter, not by
+# hash (two hashes may share a flow).  A qdisc with filters is never
+# bypassed.
+slip_two_flows() {
+	ip route add 198.19.9.3 dev "$SLIP_DEV" && tc -batch - <<-EOF
+	filter add dev $SLIP_DEV parent 1: protocol ip prio 1 u32 match ip dst 198.19.9.2/32 classid 1:1
+	filter add dev $SLIP_DEV parent 1: protocol ip prio 1 u32 match ip dst 198.19.9.3/32 classid 1:2
+	EOF
+}
+
+# slip_send HOST COUNT SEGS SIZE: gso-burst from near to 198.19.9.HOST.
+slip_send() {
+	local host=$1
+	shift
+	in_ns near /usr/local/bin/gso-burst "198.19.9.$host" "$@"
+}
+
+# slip_fq_done NAME: the line closed, the plugin unset, the test logged.
+slip_fq_done() {
+	slip_down
+	unset TC_LIB_DIR
+	log_test "$1"
+}
+
 # fq_codel_ext_trim_counts_requeued_once: the root qdisc of a SLIP line
 # read one frame at a time hands one GSO packet of 8 segments to the
 # device; the device takes segment 1 and stops its queue, and the core
@@ -508,23 +549,13 @@ fq_codel_ext_split_gso_hfsc_class_served() {
 # is the witness: it carries the two, segment 1, then the one segment left.
 fq_codel_ext_trim_counts_requeued_once() {
 	local name="fq_codel_ext: a trim drops the core's requeued segments; the histograms keep their packet once"
-	require_fq_plugin "$name" || return
-	require_cmd /usr/local/bin/gso-burst "$name" || return
-	require_cmd /usr/local/bin/slip-pty "$name" || return
 	local s
-	export TC_LIB_DIR=$TC_PLUGIN_DIR
-	gso_sender_up
-	slip_up
-	check_err $? "SLIP over a pseudo-terminal"
-	tc qdisc add dev "$SLIP_DEV" root handle 1: fq_codel_ext
-	check_err $? "fq_codel_ext at the root of $SLIP_DEV"
+	slip_fq_up "$name" || return
 	# A: bypasses the qdisc, and the line holds it.  B: finds the
 	# queue stopped and is requeued.  G: queued in its flow behind B.
-	check_eq "$(in_ns near /usr/local/bin/gso-burst 198.19.9.2 2 1 100)" 2 \
-		"precondition: two plain packets sent"
+	check_eq "$(slip_send 2 2 1 100)" 2 "precondition: two plain packets sent"
 	busywait 3000 qlen_is "$SLIP_DEV" 1: 1
-	check_eq "$(in_ns near /usr/local/bin/gso-burst 198.19.9.2 1 8 100)" 1 \
-		"precondition: one GSO packet of 8 segments of 100 B sent"
+	check_eq "$(slip_send 2 1 8 100)" 1 "precondition: one GSO packet of 8 segments of 100 B sent"
 	busywait 3000 qlen_is "$SLIP_DEV" 1: 2
 	s=$(stats_of qdisc "$SLIP_DEV" 1:)
 	check_eq "$(field "$s" qlen) $(field "$s" requeues) $(field "$s" dequeue_calls)" "2 1 0" \
@@ -550,9 +581,7 @@ fq_codel_ext_trim_counts_requeued_once() {
 	check_eq "$(slip_frames)" 4 "the line carried A, B, segment 1 and the segment the trim left"
 	s=$(stats_of qdisc "$SLIP_DEV" 1:)
 	check_eq "$(field "$s" qlen) $(field "$s" packets) $(field "$s" drops)" "0 10 6" "drained: qlen, Sent, drops"
-	slip_down
-	unset TC_LIB_DIR
-	log_test "$name"
+	slip_fq_done "$name"
 }
 
 # fq_codel_ext_new_flow_served_first: the order a SLIP line carries, read
@@ -567,24 +596,11 @@ fq_codel_ext_trim_counts_requeued_once() {
 # maximum: it drops nothing while the line is read slowly.
 fq_codel_ext_new_flow_served_first() {
 	local name="fq_codel_ext: a flow that becomes active goes before an old flow's credit (the line's order)"
-	require_fq_plugin "$name" || return
-	require_cmd /usr/local/bin/gso-burst "$name" || return
-	require_cmd /usr/local/bin/slip-pty "$name" || return
 	local n=0 qlen=29 s
-	export TC_LIB_DIR=$TC_PLUGIN_DIR
-	gso_sender_up
-	slip_up
-	check_err $? "SLIP over a pseudo-terminal"
-	ip route add 198.19.9.3 dev "$SLIP_DEV"
-	# The flows by filter, not by hash: two hashes may share a flow.
-	tc -batch - <<-EOF
-	qdisc add dev $SLIP_DEV root handle 1: fq_codel_ext flows 2 quantum 1514 target 100s interval 100s
-	filter add dev $SLIP_DEV parent 1: protocol ip prio 1 u32 match ip dst 198.19.9.2/32 classid 1:1
-	filter add dev $SLIP_DEV parent 1: protocol ip prio 1 u32 match ip dst 198.19.9.3/32 classid 1:2
-	EOF
-	check_err $? "fq_codel_ext flows 2 quantum 1514 target 100s interval 100s, one filter per destination"
-	check_eq "$(in_ns near /usr/local/bin/gso-burst 198.19.9.2 30 1 100)" 30 \
-		"precondition: 30 packets of flow 1 sent"
+	slip_fq_up "$name" flows 2 quantum 1514 target 100s interval 100s || return
+	slip_two_flows
+	check_err $? "one filter per destination"
+	check_eq "$(slip_send 2 30 1 100)" 30 "precondition: 30 packets of flow 1 sent"
 	busywait 3000 qlen_is "$SLIP_DEV" 1: $qlen
 	check_err $? "precondition: one on the line, $qlen in the qdisc"
 	# Read until flow 1 is the only flow on old_flows; each read lets
@@ -600,17 +616,14 @@ fq_codel_ext_new_flow_served_first() {
 		"$qlen 0 1 0" "precondition: after $n reads flow 1 is on old_flows (qlen, new_flows_len, old_flows_len, drops)"
 	check_cmp "$(tc -s class show dev "$SLIP_DEV" classid 1:1 | awk '$1 == "deficit" { print $2 }')" -gt 128 \
 		"precondition: flow 1 has credit for more than one packet"
-	check_eq "$(in_ns near /usr/local/bin/gso-burst 198.19.9.3 1 1 100)" 1 \
-		"precondition: one packet of flow 2 sent"
+	check_eq "$(slip_send 3 1 1 100)" 1 "precondition: one packet of flow 2 sent"
 	busywait 3000 qlen_is "$SLIP_DEV" 1: $((qlen + 1))
 	check_err $? "precondition: flow 2's packet queued"
 	check_eq "$(slip_frames)" 31 "the line carried all 31 packets"
 	check_eq "$(awk '$2 == "198.19.9.3" { print NR }' "$SLIP_DIR/log")" $((n + 2)) \
 		"flow 2's packet right after the one on the line when it came ($n read before that one)"
 	check_eq "$(awk '$1 != 128' "$SLIP_DIR/log")" "" "every frame 128 B"
-	slip_down
-	unset TC_LIB_DIR
-	log_test "$name"
+	slip_fq_done "$name"
 }
 
 # fq_codel_ext_reset_under_load: a reset (the device down and up) with two
@@ -621,23 +634,12 @@ fq_codel_ext_new_flow_served_first() {
 # packets the qdisc kept, and nothing it dropped or the reset freed.
 fq_codel_ext_reset_under_load() {
 	local name="fq_codel_ext: a reset under load empties the queues, lists, memory and classes; an overload after is accounted"
-	require_fq_plugin "$name" || return
-	require_cmd /usr/local/bin/gso-burst "$name" || return
-	require_cmd /usr/local/bin/slip-pty "$name" || return
 	local s drops
-	export TC_LIB_DIR=$TC_PLUGIN_DIR
-	gso_sender_up
-	slip_up
-	check_err $? "SLIP over a pseudo-terminal"
-	ip route add 198.19.9.3 dev "$SLIP_DEV"
-	tc -batch - <<-EOF
-	qdisc add dev $SLIP_DEV root handle 1: fq_codel_ext limit 20 flows 2 target 100s interval 100s
-	filter add dev $SLIP_DEV parent 1: protocol ip prio 1 u32 match ip dst 198.19.9.2/32 classid 1:1
-	filter add dev $SLIP_DEV parent 1: protocol ip prio 1 u32 match ip dst 198.19.9.3/32 classid 1:2
-	EOF
-	check_err $? "fq_codel_ext limit 20 flows 2, one filter per destination"
-	check_eq "$(in_ns near /usr/local/bin/gso-burst 198.19.9.2 10 1 100)" 10 "precondition: 10 packets of flow 1 sent"
-	check_eq "$(in_ns near /usr/local/bin/gso-burst 198.19.9.3 10 1 100)" 10 "precondition: 10 packets of flow 2 sent"
+	slip_fq_up "$name" limit 20 flows 2 target 100s interval 100s || return
+	slip_two_flows
+	check_err $? "one filter per destination"
+	check_eq "$(slip_send 2 10 1 100)" 10 "precondition: 10 packets of flow 1 sent"
+	check_eq "$(slip_send 3 10 1 100)" 10 "precondition: 10 packets of flow 2 sent"
 	busywait 3000 qlen_is "$SLIP_DEV" 1: 19
 	s=$(stats_of qdisc "$SLIP_DEV" 1:)
 	check_eq "$(field "$s" qlen) $(field "$s" backlog) $(field "$s" new_flows_len) $(field "$s" old_flows_len) $(field "$s" drops)" \
@@ -654,7 +656,7 @@ fq_codel_ext_reset_under_load() {
 		"0 0 0 0 0 0" "after the reset: qlen, backlog, new_flows_len, old_flows_len, memory_used, drops"
 	check_eq "$(tc class show dev "$SLIP_DEV")" "" "after the reset: no class listed"
 	# The overload: 30 packets of flow 2 into limit 20.
-	check_eq "$(in_ns near /usr/local/bin/gso-burst 198.19.9.3 30 1 100)" 30 "precondition: 30 packets of flow 2 sent"
+	check_eq "$(slip_send 3 30 1 100)" 30 "precondition: 30 packets of flow 2 sent"
 	busywait 3000 drops_reach "$SLIP_DEV" 1: 1
 	s=$(stats_of qdisc "$SLIP_DEV" 1:)
 	drops=$(field "$s" drops)
@@ -666,7 +668,5 @@ fq_codel_ext_reset_under_load() {
 		"the line carried the first packet, then the overload's less its drops: nothing of the reset's"
 	check_eq "$(awk '{ print $2 }' "$SLIP_DIR/log" | uniq -c | awk '{ print $1, $2 }' | tr '\n' ' ')" \
 		"1 198.19.9.2 $((30 - drops)) 198.19.9.3 " "the line's frames by destination, in order"
-	slip_down
-	unset TC_LIB_DIR
-	log_test "$name"
+	slip_fq_done "$name"
 }
