@@ -26,15 +26,17 @@ for i in $(seq 1 "$n"); do
 		scripts/check.sh >"$out/$i.log" 2>&1 || bad=1
 	echo "repeat: round $i: $(tail -n 1 "$out/$i.log") in $(( $(date +%s) - t0 ))s"
 done
-# Each result line ("ok", "not ok", "... # SKIP") is followed by its
-# test's "# NAME took N s" line: count by kernel and NAME.
+# A test's result lines ("ok", "not ok", "... # SKIP"; tdc prints one per
+# case) are followed by its "# NAME took N s" line: count by kernel and
+# NAME.  A run failed if any of its lines did, was skipped if all were
+# skips.
 for rel in $kernels; do
 	for f in "$out"/*/timing-"$rel".log "$out"/*/guest-"$rel".log "$out"/*/guest-"$rel"-[0-9].log "$out"/*/mq-"$rel".log; do
 		[ -e "$f" ] && cat "$f"
 	done | awk -v rel="$rel" '
-		/^(not )?ok [0-9]+ / { r = /^not ok/ ? "fail" : (/# SKIP/ ? "skip" : "pass"); next }
-		/^# [a-z0-9_]+ took [0-9.]+ s$/ && r != "" {
-			t = $2; runs[t]++; if (r == "fail") f[t]++; if (r == "skip") s[t]++; r = ""
+		/^(not )?ok [0-9]+ / { seen = 1; if (/^not ok/) fl = 1; else if (!/# SKIP/) ps = 1; next }
+		/^# [a-z0-9_]+ took [0-9.]+ s$/ && seen {
+			t = $2; runs[t]++; if (fl) f[t]++; else if (!ps) s[t]++; seen = fl = ps = 0
 		}
 		END {
 			for (t in runs) printf "%-24s %-52s %3d %3d %3d\n", rel, t, runs[t], f[t] + 0, s[t] + 0
@@ -43,6 +45,6 @@ done >"$out/table.txt"
 printf '%-24s %-52s %3s %3s %3s\n' kernel test runs failed skipped
 cat "$out/table.txt"
 flaky=$(awk '$4 > 0' "$out/table.txt" | wc -l)
-echo "repeat: $n rounds on $kernels: $(wc -l <"$out/table.txt") test runs counted," \
-	"$flaky with a failure (table: $out/table.txt)"
+echo "repeat: $n rounds on $kernels: $(wc -l <"$out/table.txt") tests counted" \
+	"(one row per kernel), $flaky with a failure (table: $out/table.txt)"
 [ "$flaky" = 0 ] && [ "$bad" = 0 ]
