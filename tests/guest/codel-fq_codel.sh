@@ -578,6 +578,10 @@ fq_codel_ext_trim_counts_requeued_once() {
 	check_eq "$(field "$s" sojourn_hist | tr ',' '\n' | awk '{ n += $1 } END { print n }')" 1 \
 		"the qdisc's histogram still holds G once"
 	check_hist_sum "$(field "$s" sojourn_hist)" "$(field "$s" sojourn_sum_ns)" "after the trim"
+	# G's flow (its class) counts it once too.
+	check_eq "$(tc -s class show dev "$SLIP_DEV" | awk '$1 == "sojourn" {
+		for (i = 2; i <= NF; i++) { split($i, a, ":"); n += a[2] } } END { print n + 0 }')" 1 \
+		"the flows' histograms still hold G once"
 	check_eq "$(slip_frames)" 4 "the line carried A, B, segment 1 and the segment the trim left"
 	s=$(stats_of qdisc "$SLIP_DEV" 1:)
 	check_eq "$(field "$s" qlen) $(field "$s" packets) $(field "$s" drops)" "0 10 6" "drained: qlen, Sent, drops"
@@ -586,7 +590,8 @@ fq_codel_ext_trim_counts_requeued_once() {
 
 # fq_codel_ext_new_flow_served_first: the order a SLIP line carries, read
 # one frame at a time so that each read lets one packet out.  Flow 1 (30
-# packets of 128 B to .2) spends its 1514 B quantum on new_flows, goes to
+# packets of 128 B to .2, the last one 228 B: the line shows the flow's
+# own order too) spends its 1514 B quantum on new_flows, goes to
 # old_flows with another quantum and is served from there: old_flows' only
 # flow, with credit left.  Then one packet of flow 2 (to .3) comes: a new
 # flow is served next, ahead of the old flow's credit.  Put on old_flows
@@ -600,7 +605,8 @@ fq_codel_ext_new_flow_served_first() {
 	slip_fq_up "$name" flows 2 quantum 1514 target 100s interval 100s || return
 	slip_two_flows
 	check_err $? "one filter per destination"
-	check_eq "$(slip_send 2 30 1 100)" 30 "precondition: 30 packets of flow 1 sent"
+	check_eq "$(slip_send 2 29 1 100)" 29 "precondition: 29 packets of flow 1 sent"
+	check_eq "$(slip_send 2 1 1 200)" 1 "precondition: flow 1's 30th packet, 100 B longer, sent"
 	busywait 3000 qlen_is "$SLIP_DEV" 1: $qlen
 	check_err $? "precondition: one on the line, $qlen in the qdisc"
 	# Read until flow 1 is the only flow on old_flows; each read lets
@@ -616,13 +622,17 @@ fq_codel_ext_new_flow_served_first() {
 		"$qlen 0 1 0" "precondition: after $n reads flow 1 is on old_flows (qlen, new_flows_len, old_flows_len, drops)"
 	check_cmp "$(tc -s class show dev "$SLIP_DEV" classid 1:1 | awk '$1 == "deficit" { print $2 }')" -gt 128 \
 		"precondition: flow 1 has credit for more than one packet"
+	check_eq "$(class_backlog "$SLIP_DEV" 1:1)" "$qlen $(((qlen - 1) * 128 + 228))" \
+		"flow 1's class: the packets left of what was sent (packets, bytes)"
 	check_eq "$(slip_send 3 1 1 100)" 1 "precondition: one packet of flow 2 sent"
 	busywait 3000 qlen_is "$SLIP_DEV" 1: $((qlen + 1))
 	check_err $? "precondition: flow 2's packet queued"
 	check_eq "$(slip_frames)" 31 "the line carried all 31 packets"
 	check_eq "$(awk '$2 == "198.19.9.3" { print NR }' "$SLIP_DIR/log")" $((n + 2)) \
 		"flow 2's packet right after the one on the line when it came ($n read before that one)"
-	check_eq "$(awk '$1 != 128' "$SLIP_DIR/log")" "" "every frame 128 B"
+	check_eq "$(awk '$2 == "198.19.9.2" { l = $1 } END { print l }' "$SLIP_DIR/log")" 228 \
+		"flow 1's packets in the order sent: the longer one last"
+	check_eq "$(awk '$1 != 128' "$SLIP_DIR/log")" "228 198.19.9.2" "every other frame 128 B"
 	slip_fq_done "$name"
 }
 
