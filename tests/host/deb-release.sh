@@ -17,7 +17,9 @@
 #    kernels (RELEASE's and RELEASE-backports' linux-headers-amd64):
 #    DKMS builds for each, the module in updates/dkms with the package's
 #    version; then an upgrade to the snapshot (the old module and sources
-#    gone) and a purge (nothing left, iproute2's man page back).
+#    gone), the headers of a kernel outside the supported series (dpkg
+#    clean, nothing built, the reason said) and a purge (nothing left,
+#    iproute2's man page back).
 # Never loads anything: DKMS builds and installs files, nothing more.
 # Needs root, debootstrap and git.  Usage: tests/host/deb-release.sh RELEASE
 set -uo pipefail
@@ -133,6 +135,56 @@ dkms_has() {
 	done
 }
 
+# other_kernel_headers: the headers of kernel 9.9.9-custom, a series
+# outside BUILD_EXCLUSIVE_KERNEL (a custom or a newer kernel), installed
+# as a kernel upgrade installs them: their postinst runs the header hooks,
+# DKMS's among them, and fails on the first failure, as Debian's
+# linux-headers-*.postinst does.  dpkg must end clean (bookworm's dkms
+# 3.0.10 failed the hook, exit 11, and left the package half-configured),
+# nothing built for that kernel, and the output must say why.
+other_kernel_headers() {
+	local k=9.9.9-custom d=$root/tmp/headers out why
+	rm -rf "$d"
+	mkdir -p "$d/DEBIAN" "$d/usr/src/linux-headers-$k/include/linux" "$d/lib/modules/$k"
+	ln -s "/usr/src/linux-headers-$k" "$d/lib/modules/$k/build"
+	cat >"$d/DEBIAN/control" <<-EOF
+	Package: linux-headers-$k
+	Version: 9.9.9-1
+	Architecture: amd64
+	Maintainer: sch_codel tests <sch-codel@example.org>
+	Description: headers of a kernel sch_codel does not build for (a test)
+	EOF
+	cat >"$d/DEBIAN/postinst" <<-EOF
+	#!/bin/sh
+	set -e
+	run-parts --report --exit-on-error --arg=$k /etc/kernel/header_postinst.d
+	EOF
+	chmod 0755 "$d/DEBIAN/postinst"
+	dpkg-deb --root-owner-group -b "$d" "$root/debs/linux-headers-$k.deb" >/dev/null
+	check_err $? "precondition: linux-headers-$k built"
+	out=$(chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+		LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive dpkg -i "/debs/linux-headers-$k.deb" 2>&1)
+	check_err $? "$rel: dpkg -i linux-headers-$k failed: $(echo "$out" | tail -n 3 | tr '\n' ' ')"
+	printf '# in %s root: dpkg -i linux-headers-%s\n%s\n' "$rel" "$k" "$out" >>"$log"
+	check_eq "$(chroot "$root" dpkg-query -W -f='${db:Status-Abbrev}' "linux-headers-$k")" "ii " \
+		"$rel: linux-headers-$k configured"
+	check_eq "$(chroot "$root" dpkg --audit)" "" "$rel: dpkg --audit after linux-headers-$k"
+	check_eq "$(cd "$root" && ls -d var/lib/dkms/sch_codel/*/"$k" lib/modules/"$k"/updates 2>/dev/null)" "" \
+		"$rel: nothing built or installed for $k"
+	# Why, in the hook's output: bookworm's dkms says nothing of a module
+	# it does not autoinstall, so dkms.conf says it; trixie's says it.
+	case $rel in
+	bookworm) why="sch_codel: not built for kernel $k, not a series this package supports" ;;
+	*) why="Autoinstall on $k was skipped for module(s) sch_codel" ;;
+	esac
+	case $out in
+	*"$why"*) ;;
+	*) check_err 1 "$rel: the hook's output does not say \"$why\"" ;;
+	esac
+	chroot "$root" dpkg --purge "linux-headers-$k" >>"$log" 2>&1
+	check_err $? "$rel: purge linux-headers-$k"
+}
+
 install_upgrade_purge() {
 	local name="deb ($rel): apt install builds for each $rel kernel; upgrade replaces; purge leaves nothing"
 	local d=$top/build/pkgroots/debs-$rel
@@ -172,6 +224,7 @@ install_upgrade_purge() {
 	dkms_has "$snapshot"
 	check_eq "$(ls -d "$root"/usr/src/sch_codel-* | sed "s|^$root||")" "/usr/src/sch_codel-$snapshot" "sources after the upgrade"
 	check_eq "$(chroot "$root" dkms status -m sch_codel 2>/dev/null | grep -c "sch_codel/$release,")" 0 "old version gone from DKMS"
+	other_kernel_headers
 	in_root "apt-get purge -y -q sch-codel-dkms tc-codel"
 	check_err $? "apt purge"
 	check_eq "$(state)" "$before" "state after purge"
