@@ -321,7 +321,7 @@ peeked_packet_served_under_multiq() {
 accounting() {
 	name="accounting: offered = delivered + dropped, codel under $1"
 	require_cmd iperf3 "$name" || return
-	local dev=eth0 rns=far rdev=eth1 dst=$FAR rate=10mbit bytes=2M
+	local dev=eth0 rns=far rdev=eth1 dst=$FAR rate=10mbit bytes=2M tx0 txd0 rxd0
 	# The debug kernel's TCP fills 6-7 Mbit/s: a 10 Mbit/s bottleneck
 	# left HFSC's codel with no drop there.
 	if debug_kernel; then
@@ -384,6 +384,8 @@ qdisc add dev eth0 parent 2:1 handle 10: codel limit 100" ;;
 	iperf_server_up "$rns"
 	off0=$(dev_stat veth0 rx_packets)
 	del0=$(ns_stat "$rns" "$rdev" rx_packets)
+	tx0=$(dev_stat "$dev" tx_packets) txd0=$(dev_stat "$dev" tx_dropped)
+	rxd0=$(ns_stat "$rns" "$rdev" rx_dropped)
 	# An amount, not a time: ~1 200 packets however fast the sender
 	# runs (beside another guest, 2 s through CBS offered 466).
 	ip netns exec near timeout 60 iperf3 -c "$dst" -n "$bytes" -P 2 >/dev/null 2>&1
@@ -397,6 +399,9 @@ qdisc add dev eth0 parent 2:1 handle 10: codel limit 100" ;;
 	busywait 3000 accounting_balanced
 	aqm=$(codel_drops_all "$dev")
 	diag "$1: offered $off delivered $del dropped $drops (CoDel's $aqm) sent $(sent_pkts "$root")"
+	# Where a packet sent and not delivered went: the device under the
+	# qdisc, or the link to far (QEMU's hub).
+	diag "$dev tx_packets +$(($(dev_stat "$dev" tx_packets) - tx0)) tx_dropped +$(($(dev_stat "$dev" tx_dropped) - txd0)); $rdev rx_dropped +$(($(ns_stat "$rns" "$rdev" rx_dropped) - rxd0))"
 	check_cmp "$aqm" -gt 0 "precondition: CoDel dropped at dequeue"
 	# Enough to fill limit 100 many times over (2 500 to 29 000 on Debian's
 	# kernel, 900 under prio on the debug kernel).

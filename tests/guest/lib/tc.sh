@@ -226,7 +226,8 @@ far_stat() { ns_stat far eth1 "$1"; }
 # ns_stat NS DEV COUNTER: a counter of DEV in namespace NS.
 ns_stat() {
 	in_ns "$1" awk -v d="$2" -v c="$3" '
-		BEGIN { f["rx_bytes"] = 1; f["rx_packets"] = 2; f["tx_bytes"] = 9; f["tx_packets"] = 10
+		BEGIN { f["rx_bytes"] = 1; f["rx_packets"] = 2; f["rx_dropped"] = 4
+			f["tx_bytes"] = 9; f["tx_packets"] = 10
 			if (!(c in f)) { print "ns_stat: no counter " c > "/dev/stderr"; exit 1 } }
 		{ sub(/^ */, "") }
 		index($0, d ":") == 1 { sub(/^[^:]*: */, ""); split($0, v, " "); print v[f[c]] }' /proc/net/dev
