@@ -204,7 +204,11 @@ fq_codel_ext_isolates_sparse_flow() {
 	quiet_path
 	# Our counters (new_flow_count) read with the plugin.
 	export TC_LIB_DIR=$TC_PLUGIN_DIR
-	htb_with_leaf "$rate" fq_codel_ext
+	# target 20 ms: the bulk flows' queue stands near it, so a ping that
+	# waited in it would take 20 ms more, and one that skipped it stays
+	# under half of it however slow TCG runs the guest's own path (its
+	# median with nothing queued ahead: 1.4 to 5.8 ms here).
+	htb_with_leaf "$rate" fq_codel_ext target 20ms interval 200ms
 	check_err $? "HTB with an fq_codel_ext leaf"
 	iperf_server_up
 	in0=$(dev_stat veth0 rx_packets) out0=$(far_stat rx_packets)
@@ -233,7 +237,7 @@ fq_codel_ext_isolates_sparse_flow() {
 	med=$(sed -n 's/.* time=\([0-9.]*\) ms$/\1/p' /tmp/ping.out | sort -n |
 		awk '{ v[NR] = $1 } END { printf "%d\n", v[int((NR + 1) / 2)] * 1000 }')
 	diag "median ping RTT ${med} us"
-	check_under_load "$med" -lt 5000 "median ping RTT under the 5 ms target"
+	check_under_load "$med" -lt 10000 "median ping RTT under half the 20 ms target"
 	# Every packet counted: near's packets in = delivered + dropped, and
 	# delivered = what far's NIC received.
 	check_eq "$((sent + drops))" "$(($(dev_stat veth0 rx_packets) - in0))" \
