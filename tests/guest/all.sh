@@ -58,17 +58,31 @@ for t in ${only:-$ALL_TESTS}; do
 	esac && picked="$picked $t"
 done
 ALL_TESTS=$picked
-# PART=K/N: every Nth of the tests picked, from the Kth, so that N boots
-# beside each other (make check's pool) share the suite.
+# PART=K/N: the Kth of N shares of the tests picked, of about equal time,
+# so that N boots beside each other (make check's pool) end together: each
+# test, longest first, goes to the share with the least time so far, by
+# its median time in tests/guest/weights (scripts/test-weights.sh; 3 s if
+# not listed).  Each share keeps the suite's order.
 case ${PART:-} in
 '') ;;
 [1-9]/[1-9])
-	picked= n=0
-	for t in $ALL_TESTS; do
-		[ $((n % ${PART#*/} + 1)) = "${PART%/*}" ] && picked="$picked $t"
-		n=$((n + 1))
-	done
-	ALL_TESTS=$picked
+	# shellcheck disable=SC2086 # one test a line
+	ALL_TESTS=$(printf '%s\n' $ALL_TESTS | awk -v k="${PART%/*}" -v n="${PART#*/}" '
+		FILENAME == ARGV[1] { w[$1] = $2; next }
+		{ t[++c] = $1; wt[c] = ($1 in w) ? w[$1] : 3 }
+		END {
+			for (i = 1; i <= c; i++) done[i] = 0
+			for (m = 1; m <= c; m++) {
+				b = 0
+				for (i = 1; i <= c; i++)
+					if (!done[i] && (b == 0 || wt[i] > wt[b])) b = i
+				done[b] = 1
+				s = 1
+				for (j = 2; j <= n; j++) if (sum[j] < sum[s]) s = j
+				sum[s] += wt[b]; share[b] = s
+			}
+			for (i = 1; i <= c; i++) if (share[i] == k) print t[i]
+		}' /payload/tests/weights -)
 	;;
 *) echo "all.sh: PART=$PART: K/N, 1 <= K <= N <= 9" >&2; exit 2 ;;
 esac
