@@ -220,7 +220,10 @@ fq_codel_ext_isolates_sparse_flow() {
 	wait $!
 	check_err $? "iperf3 client failed: $(tail -n 3 /tmp/iperf.json)"
 	wait_settled
-	check_load_flowed "$rate"
+	# The load is proven below by the queue it left (CoDel's drops and
+	# the bulk flows' RTT), not by goodput: a slow host's guest once
+	# sent 7.8 Mbit/s of 10 with a standing queue all the same.
+	diag "goodput $(iperf_goodput) bit/s through the $rate bottleneck"
 	s=$(stats_of qdisc eth0 10:)
 	sent=$(sent_pkts "$s") drops=$(dropped "$s")
 	diag "fq_codel_ext: sent $sent, dropped $drops, new_flow_count $(field "$s" new_flow_count), ping: $(tail -n 1 /tmp/ping.out)"
@@ -243,7 +246,7 @@ fq_codel_ext_isolates_sparse_flow() {
 			if (m == "" || v + 0 < m) m = v + 0 }
 		END { print m + 0 }' /tmp/iperf.json)
 	diag "median ping RTT ${med} us; the bulk flows' mean RTT ${bulk} us (iperf3's sender)"
-	check_cmp "$bulk" -gt 0 "precondition: iperf3 reported the bulk flows' RTT"
+	check_cmp "$bulk" -ge 15000 "precondition: the bulk flows' queue stood (their mean RTT at least 3/4 of the target)"
 	check_under_load "$((med + 10000))" -lt "$bulk" "median ping RTT at least half the 20 ms target under the bulk flows'"
 	# Every packet counted: near's packets in = delivered + dropped, and
 	# delivered = what far's NIC received.
