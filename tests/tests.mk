@@ -195,7 +195,7 @@ SANITIZER_TESTS := fuzz_netlink fuzz_under_parents fuzz_unprivileged_userns \
 # most of their 145 s each); no slab count needs a long window or a
 # warm-up there (make check-debug runs 2 x 150 with the scans).  The
 # fuzzers' counts are what CI's budget allows where one operation takes
-# 30 ms (a third of the netlink fuzzer's 165 s at 5000 went), but under
+# 30 ms (the netlink fuzzer: 165 s at 5 000, 67 to 78 s at 2 000), but under
 # parents 300 (at 200, one run had no drop-to-empty episode under qfq,
 # the fuzzer's precondition) and codel's under the four parents whose
 # peek, dequeue and class handling differ most (the other five: 100 s);
