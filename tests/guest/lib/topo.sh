@@ -310,17 +310,19 @@ iperf_goodput() {
 }
 
 # check_load_flowed RATE [PERCENT]: the precondition of every bulk-TCP
-# test: the flow in /tmp/iperf.json filled at least PERCENT (85) of the
-# RATE bottleneck.  A test that judges delay or drops without it judges
-# an idle link.  85: TCP's goodput through a full 10 Mbit/s link under
-# CoDel measured 8.68 to 9.51 Mbit/s in CI (1448 payload bytes a 1514-byte
-# frame cap it at 9.56), with a standing queue and drops each time; at
-# 90 % the precondition failed twice on a full link.
+# test: the flow in /tmp/iperf.json ran, at PERCENT (50) of the RATE
+# bottleneck at least, so no broken or stalled sender passes for a load.
+# That a queue stood is each test's own precondition, proven by what the
+# queue did (drops, marks, the sojourn histogram): goodput is not that
+# proof.  Under TCG a host that deschedules the guest costs TCP goodput,
+# not the queue: a full 10 Mbit/s link under CoDel measured 8.03 to 8.40
+# Mbit/s with a standing queue and drops in the repeats, and 7.04 in CI
+# with ce_threshold 1ms, where each mark halves the sender's window.
 check_load_flowed() {
 	local g need
 	g=$(iperf_goodput)
-	need=$(($(rate_bps "$1") * ${2:-85} / 100))
+	need=$(($(rate_bps "$1") * ${2:-50} / 100))
 	diag "goodput $g bit/s through the $1 bottleneck (need $need)"
 	[ "$g" -ge "$need" ] || diag "iperf3: $(tr -s ' \t\n' ' ' </tmp/iperf.json | tail -c 300); load $(cat /proc/loadavg)"
-	check_cmp "$g" -ge "$need" "precondition: bulk TCP filled the $1 bottleneck"
+	check_cmp "$g" -ge "$need" "precondition: bulk TCP ran through the $1 bottleneck"
 }
