@@ -216,10 +216,11 @@ limit_overflow_counted() {
 	s=$(stats_of qdisc eth0 10:)
 	over=$(field "$s" drop_overlimit) sent=$(sent_pkts "$s") drops=$(dropped "$s")
 	diag "codel limit 5: $(echo "$s" | tr -s ' ')"
-	# The load: 20 Mbit/s offered to a 1 Mbit/s class (near's packets in
-	# are at least 10 x what got through).
+	# The load: 20 Mbit/s offered to a 1 Mbit/s class; near's packets in
+	# are at least twice what got through however slow the sender (the
+	# overflow itself is drop_overlimit's to show).
 	in=$(($(dev_stat veth0 rx_packets) - in0))
-	check_cmp "$in" -ge $((10 * sent)) "precondition: offered load far above the class rate"
+	check_cmp "$in" -ge $((2 * sent)) "precondition: offered load far above the class rate"
 	check_cmp "$over" -gt 0 "drop_overlimit counted"
 	check_eq "$((sent + drops))" "$in" "codel delivered + dropped vs packets forwarded from near"
 	check_eq "$sent" "$(($(far_stat rx_packets) - out0))" "codel Sent vs far's eth1 rx_packets"
