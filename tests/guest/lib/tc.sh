@@ -109,7 +109,9 @@ json_check() { "$TCJ" check; }
 # in /tmp/agreeing_dump (read it with block_of) and DUMPS holds every pair
 # seen, for a diagnostic.  Returns 1 if no dump agreed or a qdisc is
 # missing.  Five tries at least, however long each dump takes: on a slow
-# host one dump once took the whole second.
+# host one dump once took the whole second.  With AGREE_WHILE set to a
+# process's PID, tries go on while that process (the load) lives: a
+# sender that shares its core pauses, and the queue with it.
 agreeing_dump() {
 	local ms=1000 n=0 start
 	debug_kernel && ms=10000
@@ -117,7 +119,9 @@ agreeing_dump() {
 	start=$(uptime_ms)
 	until dump_agrees "$@"; do
 		n=$((n + 1))
-		[ $n -lt 5 ] || [ $(($(uptime_ms) - start)) -lt $ms ] || return 1
+		[ $n -lt 5 ] || [ $(($(uptime_ms) - start)) -lt $ms ] ||
+			{ [ -n "${AGREE_WHILE:-}" ] && kill -0 "$AGREE_WHILE" 2>/dev/null; } ||
+			return 1
 		sleep 0.1
 	done
 }
