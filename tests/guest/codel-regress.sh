@@ -16,6 +16,7 @@ ALL_TESTS="$ALL_TESTS
 	fq_drop_to_empty_in_peek_under_hfsc
 	fq_drop_to_empty_in_peek_under_tbf
 	limit_trim_with_peeked_packet_under_tbf
+	fq_limit_trim_with_peeked_packet_under_tbf
 	peeked_packet_served_under_multiq
 	accounting_root
 	accounting_htb
@@ -200,15 +201,37 @@ fq_drop_to_empty_in_peek_under_tbf() { fq_drop_to_empty tbf 1; }
 # counters, and a packet leaving between the two reads would make a
 # moving queue look one packet off.
 limit_trim_with_peeked_packet_under_tbf() {
-	name="regress: limit trimmed to 1 while TBF has peeked a packet"
+	limit_trim_peeked "regress: limit trimmed to 1 while TBF has peeked a packet" codel
+}
+
+# The same for fq_codel_ext, whose trim takes the stashed packet through
+# fq_codel_take_peeked() and the rest through its scheduler, each of those
+# out of the histograms again: they count the packets delivered, so their
+# sum stays the packets Sent, which TBF's Sent witnesses.
+fq_limit_trim_with_peeked_packet_under_tbf() {
+	local name="regress: fq_codel_ext limit trimmed to 1 while TBF has peeked a packet"
+	require_fq_plugin "$name" || return
+	export TC_LIB_DIR=$TC_PLUGIN_DIR
+	limit_trim_peeked "$name" fq_codel_ext
+	unset TC_LIB_DIR
+}
+
+# hist_sent BLOCK: the packets in BLOCK's sojourn histogram, and its Sent
+# packets, for fq_codel_ext (which keeps both).
+hist_sent() {
+	echo "$(( $(field "$1" sojourn_hist | tr ',' '+') )) $(sent_pkts "$1")"
+}
+
+# limit_trim_peeked NAME KIND: the test above with KIND as TBF's child.
+limit_trim_peeked() {
+	local name=$1 kind=$2 before rbefore c r trimmed rate after
 	require_cmd iperf3 "$name" || return
-	local before rbefore c r trimmed rate
 	rate=$(bottleneck 1mbit)
 	topo_router_up
 	quiet_path	# no neighbour or IPv6 packets of the router's own
 	tc qdisc add dev eth0 root handle 1: tbf rate "$rate" burst 1600 latency 10s &&
-		tc qdisc add dev eth0 parent 1:1 handle 10: codel limit 1000 target 100s interval 100s
-	check_err $? "tbf + codel setup"
+		tc qdisc add dev eth0 parent 1:1 handle 10: "$kind" limit 1000 target 100s interval 100s
+	check_err $? "tbf + $kind setup"
 	iperf_server_up
 	# 1.5 s at 3 Mbit/s into 1 Mbit/s (0.5 on the debug kernel, whose
 	# sender is slower), then no more arrivals.
@@ -228,23 +251,25 @@ limit_trim_with_peeked_packet_under_tbf() {
 	before=$(block_of qdisc 10: /tmp/dump0)
 	rbefore=$(block_of qdisc 1: /tmp/dump0)
 	check_cmp "$(backlog_pkts "$before")" -gt 10 "precondition: a queue had built"
-	# codel counts a packet as sent when TBF peeks it, TBF when it goes.
+	# The leaf counts a packet as sent when TBF peeks it, TBF when it goes.
 	check_cmp "$(sent_bytes "$before")" -gt "$(sent_bytes "$rbefore")" \
-		"precondition: TBF holds a peeked packet (codel Sent bytes over TBF's)"
-	tc qdisc change dev eth0 parent 1:1 handle 10: codel limit 1
+		"precondition: TBF holds a peeked packet ($kind Sent bytes over TBF's)"
+	tc qdisc change dev eth0 parent 1:1 handle 10: "$kind" limit 1
 	check_err $? "change limit 1"
 	dump eth0 >/tmp/dump1
 	c=$(block_of qdisc 10: /tmp/dump1)
 	r=$(block_of qdisc 1: /tmp/dump1)
-	diag "before: backlog $(backlog_bytes "$before")b $(backlog_pkts "$before")p; after: codel $(backlog_bytes "$c")b $(backlog_pkts "$c")p, tbf $(backlog_bytes "$r")b $(backlog_pkts "$r")p"
-	check_eq "$(backlog_pkts "$c")" 1 "codel qlen: the new limit"
+	diag "before: backlog $(backlog_bytes "$before")b $(backlog_pkts "$before")p; after: $kind $(backlog_bytes "$c")b $(backlog_pkts "$c")p, tbf $(backlog_bytes "$r")b $(backlog_pkts "$r")p"
+	check_eq "$(backlog_pkts "$c")" 1 "$kind qlen: the new limit"
 	check_eq "$(backlog_of "$r")" "$(backlog_of "$c")" "TBF's qlen/backlog vs its only child's"
 	check_eq "$(sent_pkts "$c") $(sent_pkts "$r")" "$(sent_pkts "$before") $(sent_pkts "$rbefore")" \
-		"nothing sent during the change (codel, TBF)"
+		"nothing sent during the change ($kind, TBF)"
 	check_eq "$(field "$c" drop_overlimit)" "$(field "$before" drop_overlimit)" "no arrivals during the change"
 	trimmed=$(( $(backlog_pkts "$before") - $(backlog_pkts "$c") ))
-	check_eq "$(( $(dropped "$c") - $(dropped "$before") ))" "$trimmed" "codel drops vs packets trimmed"
+	check_eq "$(( $(dropped "$c") - $(dropped "$before") ))" "$trimmed" "$kind drops vs packets trimmed"
 	check_eq "$(( $(dropped "$r") - $(dropped "$rbefore") ))" "$trimmed" "TBF drops vs packets trimmed"
+	[ "$kind" = codel ] || check_eq "$(hist_sent "$c")" "$(hist_sent "$before")" \
+		"histogram and Sent after the trim: as before it"
 	# Open TBF again; the change does not re-arm its watchdog (due in
 	# half an hour): one more packet makes the device run the queue.
 	tc qdisc del dev veth0 ingress
@@ -253,12 +278,16 @@ limit_trim_with_peeked_packet_under_tbf() {
 	wait_drained
 	check_err $? "backlog left after the flow: $(tc -s qdisc show dev eth0 | grep backlog | tr -s ' ')"
 	# The trim takes the oldest first, the peeked packet: the one left was
-	# still in the FIFO, so each packet TBF sent afterwards codel served
+	# still in the FIFO, so each packet TBF sent afterwards the leaf served
 	# afterwards (a peeked packet left behind would leave uncounted here).
 	dump eth0 >/tmp/dump2
 	check_eq "$(( $(sent_pkts "$(block_of qdisc 1: /tmp/dump2)") - $(sent_pkts "$r") ))" \
 		"$(( $(sent_pkts "$(block_of qdisc 10: /tmp/dump2)") - $(sent_pkts "$c") ))" \
-		"packets TBF sent after the trim vs packets codel served after it"
+		"packets TBF sent after the trim vs packets $kind served after it"
+	if [ "$kind" != codel ]; then
+		after=$(hist_sent "$(block_of qdisc 10: /tmp/dump2)")
+		check_eq "${after% *}" "${after#* }" "histogram vs Sent packets after the drain"
+	fi
 	log_test "$name"
 }
 
