@@ -13,6 +13,7 @@ ALL_TESTS="$ALL_TESTS
 	fq_codel_ext_isolates_sparse_flow
 	fq_codel_ext_traces_match_counters
 	fq_codel_ext_ecn_marks_not_drops
+	fq_codel_ext_ce_selector_marks_ect1_only
 	fq_codel_ext_overflow_batch_drop_accounted
 	fq_codel_ext_filters_and_priority_pick_flows
 	fq_codel_ext_split_gso_keeps_accounting
@@ -448,6 +449,58 @@ fq_codel_ext_ecn_marks_not_drops() {
 		tc qdisc del dev eth0 root
 	done
 	echo >$T/trace
+	unset TC_LIB_DIR
+	log_test "$name"
+}
+
+# fq_codel_ext_ce_selector_marks_ect1_only: ce_threshold 500us with
+# ce_threshold_selector 0x1/0x3 under a 1 Mbit/s HTB class, 2 Mbit/s of
+# UDP: marked as ECT(1), CoDel's ce_threshold marks it; as ECT(0), the
+# same queue marks nothing.  Only the flow's ECT packets reach the class
+# (iperf3 sends its first datagram Not-ECT).  noecn: CoDel's control law drops rather
+# than marks, so every CE far sees is ce_threshold's.  The witness is far's IP stack, which counts
+# each packet it receives by its ECN codepoint: what it got as CE is
+# ce_mark, and CE + ECT(1) (or ECT(0)) is every packet fq_codel_ext sent.
+fq_codel_ext_ce_selector_marks_ect1_only() {
+	local name="fq_codel_ext: ce_threshold_selector 0x1/0x3 marks ECT(1) only; far receives each mark"
+	local tos s marks sent ce ect1 ect0 ce0 ect10 ect00
+	require_fq_plugin "$name" || return
+	require_cmd iperf3 "$name" || return
+	topo_router_up
+	quiet_path
+	export TC_LIB_DIR=$TC_PLUGIN_DIR
+	iperf_server_up
+	for tos in 1 2; do
+		tc qdisc add dev eth0 root handle 1: htb default 20 &&
+			tc class add dev eth0 parent 1: classid 1:10 htb rate 1mbit quantum 1514 &&
+			tc class add dev eth0 parent 1: classid 1:20 htb rate 1mbit quantum 1514 &&
+			tc qdisc add dev eth0 parent 1:10 handle 10: fq_codel_ext noecn \
+				ce_threshold 500us ce_threshold_selector 0x1/0x3 &&
+			tc filter add dev eth0 parent 1: protocol ip u32 match ip protocol 17 0xff \
+				match ip tos $tos 0x03 flowid 1:10
+		check_err $? "setup (tos $tos)"
+		ce0=$(snmp far IpExtInCEPkts) ect10=$(snmp far IpExtInECT1Pkts) ect00=$(snmp far IpExtInECT0Pkts)
+		udp_burst 2M 1 --tos $tos
+		s=$(stats_of qdisc eth0 10:)
+		marks=$(field "$s" ce_mark | grep . || echo 0) sent=$(sent_pkts "$s")
+		ce=$(($(snmp far IpExtInCEPkts) - ce0))
+		ect1=$(($(snmp far IpExtInECT1Pkts) - ect10))
+		ect0=$(($(snmp far IpExtInECT0Pkts) - ect00))
+		diag "tos $tos: sent $sent, ce_mark $marks; far got CE $ce, ECT(1) $ect1, ECT(0) $ect0"
+		check_cmp "$sent" -gt 50 "precondition: the UDP flow went through fq_codel_ext (tos $tos)"
+		# Buckets 2 and up: sojourns from 524 us.
+		check_cmp "$(field "$s" sojourn_hist | awk -F, '{ for (i = 3; i <= NF; i++) n += $i } END { print n + 0 }')" \
+			-gt $((sent / 2)) "precondition: most packets waited past 500us (tos $tos)"
+		check_eq "$ce" "$marks" "tos $tos: CE at far vs ce_mark"
+		if [ $tos = 1 ]; then
+			check_cmp "$marks" -gt 0 "ECT(1) packets marked"
+			check_eq "$((ce + ect1))" "$sent" "ECT(1): CE + ECT(1) at far vs Sent"
+		else
+			check_eq "$marks" 0 "ECT(0) packets marked"
+			check_eq "$ect0" "$sent" "ECT(0) at far vs Sent"
+		fi
+		tc qdisc del dev eth0 root
+	done
 	unset TC_LIB_DIR
 	log_test "$name"
 }
