@@ -19,8 +19,12 @@
 # suite; a survivor runs everything), and every host mutant by every host
 # suite.
 #
+# A kill counts once reproduced: the first failing test, run again alone
+# on the mutant, fails again; the baseline runs MUTATE_RUNS (2) times.
+#
 # Prints a table (also build/mutate/table.md) and exits 1 if the baseline
-# failed or any mutant survived or could not be applied or built.
+# failed or any mutant survived, was killed once only, or could not be
+# applied or built.
 #
 # A "Kernel: SERIES" line (a scripts/kernel-release.sh series) runs that
 # mutant on that series.
@@ -105,6 +109,12 @@ guest_run() {
 		"$@" >"$dir/$name.log" 2>&1
 }
 
+# first_failed_fn LOG: the function name of the first failing test of a
+# guest log (all.sh prints "# NAME took" after each test), or nothing.
+first_failed_fn() {
+	awk '/^not ok / { f = 1; next } f && /^# [a-z0-9_]+ took / { print $2; exit }' "$1"
+}
+
 # first_failure LOG: the first failing test of a guest log, or why the
 # guest failed.
 first_failure() {
@@ -180,9 +190,28 @@ prepare() {
 	fi
 }
 
-# The baseline: every test some mutant runs, per kernel and kind, in one
-# run each, against the unmodified module.  FULL=1: the whole guest suite
-# (an empty test set).
+# killed_again DIR REL KIND TEST...: the kill of a mutant in DIR run once
+# more: a guest mutant's first failing test alone (the mutant's own tests
+# if the guest itself failed), a host mutant's suites again.  Prints the
+# second failure, or nothing if that run passed (a kill by luck, which
+# does not count).
+killed_again() {
+	local dir=$1 rel=$2 kind=$3 fn
+	shift 3
+	if [ "$kind" = guest ]; then
+		fn=$(first_failed_fn "$dir/test.log")
+		[ -z "$fn" ] || set -- "$fn"
+		mv "$dir/test.log" "$dir/test-1.log"
+		rm -rf "$dir/test-1"
+		[ ! -d "$dir/test" ] || mv "$dir/test" "$dir/test-1"
+	fi
+	FULL=0 run_tests "$dir" "$rel" "$kind" "$@"
+}
+
+# The baseline: every test some mutant runs, per kernel and kind, in
+# MUTATE_RUNS (2) runs, against the unmodified module.  FULL=1: the whole
+# guest suite (an empty test set).  A mutant is killed when its first
+# failure fails again alone.
 declare -A union=()
 for m in "${mutants[@]}"; do
 	patch=tests/mutants/$m.patch
@@ -202,14 +231,19 @@ for key in "${!union[@]}"; do
 	read -r mrel kind <<<"$key"
 	dir=$out/baseline-$mrel-$kind
 	why=$(prepare "$dir" "$mrel")
-	# shellcheck disable=SC2086
-	[ -n "$why" ] || why=$(run_tests "$dir" "$mrel" "$kind" ${union[$key]})
+	run=0
+	while [ -z "$why" ] && [ $run -lt "${MUTATE_RUNS:-2}" ]; do
+		run=$((run + 1))
+		# shellcheck disable=SC2086
+		why=$(run_tests "$dir" "$mrel" "$kind" ${union[$key]})
+		[ -z "$why" ] || why="run $run: $why"
+	done
 	if [ -n "$why" ]; then
 		echo "| (baseline: unmodified, $mrel, $kind) | FAILED: $why |" | tee -a "$table"
 		echo "mutate: the unmodified module fails the tests; no mutant judged" >&2
 		exit 1
 	fi
-	echo "| (baseline: unmodified, $mrel, $kind:${union[$key]:- the whole suite}) | passed |" | tee -a "$table"
+	echo "| (baseline: unmodified, $mrel, $kind:${union[$key]:- the whole suite}) | passed $run times |" | tee -a "$table"
 done
 
 for m in "${mutants[@]}"; do
@@ -226,6 +260,17 @@ for m in "${mutants[@]}"; do
 		if [ -z "$verdict" ]; then
 			verdict=SURVIVED
 			survivors=$((survivors + 1))
+		elif [ "${MUTATE_RUNS:-2}" -gt 1 ]; then
+			# shellcheck disable=SC2086
+			again=$(killed_again "$dir" "$mrel" "$kind" $tests)
+			if [ -z "$again" ]; then
+				verdict="NOT REPRODUCED (first run: $verdict)"
+				survivors=$((survivors + 1))
+			elif [ "$again" != "$verdict" ]; then
+				verdict="$verdict; again: $again"
+			else
+				verdict="$verdict (twice)"
+			fi
 		fi
 	fi
 	echo "| $m | $verdict |" | tee -a "$table"
