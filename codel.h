@@ -245,17 +245,21 @@ static inline unsigned long codel_hist_bucket(codel_time_t sojourn)
  * @ecn_mark:	packets CE-marked instead of dropped
  * @ce_mark:	packets CE-marked because sojourn exceeded ce_threshold
  * @dequeue_calls: codel_serve() calls (v12's "states")
+ * @sojourn_sum: the sum of the delivered packets' sojourn times, in codel
+ *		time units: with the count, the mean a histogram alone
+ *		cannot give
+ * @sojourn_hist: delivered packets by sojourn time (codel_hist_bucket())
  * @ok_to_drop:	times a packet found sojourn above target for a full
  *		interval (v12's "state1")
  * @loop_drops:	packets dropped by the dropping-state loop (v12's "state2"
  *		counted entries into that loop instead)
  * @dropping_entries: entries into the dropping state (v12's "state3")
- * @sojourn_hist: delivered packets by sojourn time (codel_hist_bucket())
- * @sojourn_sum: the sum of those packets' sojourn times, in codel time
- *		units: with the count, the mean a histogram alone cannot give
  *
  * The counters that are not mainline's are 64-bit: at 1 Mpps a 32-bit
- * dequeue_calls would wrap in 72 minutes.
+ * dequeue_calls would wrap in 72 minutes.  Ordered for the per-packet
+ * path: what every codel_serve() writes (through @sojourn_sum) and the
+ * first histogram buckets, where most packets land, share the first 64
+ * bytes; the counters of the dropping state follow the histogram.
  */
 struct codel_stats {
 	u32		maxpacket;
@@ -264,11 +268,11 @@ struct codel_stats {
 	u32		ecn_mark;
 	u32		ce_mark;
 	u64		dequeue_calls;
+	u64		sojourn_sum;
+	u64		sojourn_hist[CODEL_HIST_BUCKETS];
 	u64		ok_to_drop;
 	u64		loop_drops;
 	u64		dropping_entries;
-	u64		sojourn_hist[CODEL_HIST_BUCKETS];
-	u64		sojourn_sum;
 };
 
 /**

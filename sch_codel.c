@@ -133,23 +133,27 @@
  * struct codel_sched_data - per-qdisc private data
  * @params:	configuration
  * @vars:	algorithm state
- * @stats:	algorithm counters
- * @drop_overlimit: packets tail-dropped at enqueue over sch->limit
  * @memory_usage: truesize of the packets in sch->q, bytes
  * @memory_limit: most memory_usage may reach, bytes
- * @drop_overmemory: packets dropped at enqueue over memory_limit
  * @split_gso:	segment GSO packets at enqueue, so that CoDel measures and
  *		drops MTU-sized packets (docs/observability.md, "split_gso")
+ * @drop_overlimit: packets tail-dropped at enqueue over sch->limit
+ * @stats:	algorithm counters
+ * @drop_overmemory: packets dropped at enqueue over memory_limit
+ *
+ * What enqueue reads and dequeue keeps (all but the drop counters) fills
+ * the first 64 bytes; @stats begins the second, with the counters every
+ * dequeue writes first (docs/fq_codel.md, "Layout").
  */
 struct codel_sched_data {
 	struct codel_params	params;
 	struct codel_vars	vars;
-	struct codel_stats	stats;
-	u32			drop_overlimit;
 	u32			memory_usage;
 	u32			memory_limit;
-	u64			drop_overmemory;
 	bool			split_gso;
+	u32			drop_overlimit;
+	struct codel_stats	stats;
+	u64			drop_overmemory;
 };
 
 struct codel_skb_cb {

@@ -87,44 +87,51 @@ struct fq_codel_flow {
 
 /**
  * struct fq_codel_sched_data - per-qdisc private data
- * @filter_list: tc filters that classify into flows, if any
- * @block:	their block
  * @flows:	the flow table, @flows_cnt entries
  * @backlogs:	bytes queued per flow, scanned for the fattest flow
- * @flows_cnt:	number of flows, fixed at creation
- * @quantum:	DRR quantum, bytes
- * @drop_batch_size: most packets one overlimit enqueue drops
- * @memory_limit: most truesize the queued packets may hold, bytes
- * @params:	CoDel configuration, shared by every flow
- * @stats:	CoDel counters, summed over the flows
- * @memory_usage: truesize of the queued packets, bytes
- * @drop_overmemory: packets dropped at enqueue while over memory_limit
- * @drop_overlimit: packets dropped at enqueue (limit or memory_limit)
- * @new_flow_count: times a flow went onto new_flows
- * @codel_drops: packets CoDel dropped at dequeue
- * @split_gso:	segment GSO packets at enqueue
+ * @filter_list: tc filters that classify into flows, if any
  * @new_flows:	flows that became active recently
  * @old_flows:	the other active flows
+ * @memory_usage: truesize of the queued packets, bytes
+ * @memory_limit: most truesize the queued packets may hold, bytes
+ * @flows_cnt:	number of flows, fixed at creation
+ * @quantum:	DRR quantum, bytes
+ * @params:	CoDel configuration, shared by every flow
+ * @split_gso:	segment GSO packets at enqueue
+ * @drop_batch_size: most packets one overlimit enqueue drops
+ * @new_flow_count: times a flow went onto new_flows
+ * @codel_drops: packets CoDel dropped at dequeue
+ * @block:	the filters' block
+ * @stats:	CoDel counters, summed over the flows
+ * @drop_overmemory: packets dropped at enqueue while over memory_limit
+ * @drop_overlimit: packets dropped at enqueue (limit or memory_limit)
+ *
+ * Ordered for the per-packet path: the first 64 bytes hold what both
+ * enqueue and dequeue touch, the next what one of them reads (flows_cnt,
+ * quantum, params, split_gso) and the counters of new flows and CoDel's
+ * drops; @stats begins the third, with what every dequeue writes
+ * (docs/fq_codel.md, "Layout").  Mainline's fq_codel puts its cstats
+ * between its hot fields.
  */
 struct fq_codel_sched_data {
-	struct tcf_proto __rcu	*filter_list;
-	struct tcf_block	*block;
 	struct fq_codel_flow	*flows;
 	u32			*backlogs;
-	u32			flows_cnt;
-	u32			quantum;
-	u32			drop_batch_size;
-	u32			memory_limit;
-	struct codel_params	params;
-	struct codel_stats	stats;
-	u32			memory_usage;
-	u64			drop_overmemory;
-	u64			drop_overlimit;
-	u64			new_flow_count;
-	u64			codel_drops;
-	bool			split_gso;
+	struct tcf_proto __rcu	*filter_list;
 	struct list_head	new_flows;
 	struct list_head	old_flows;
+	u32			memory_usage;
+	u32			memory_limit;
+	u32			flows_cnt;
+	u32			quantum;
+	struct codel_params	params;
+	bool			split_gso;
+	u32			drop_batch_size;
+	u64			new_flow_count;
+	u64			codel_drops;
+	struct tcf_block	*block;
+	struct codel_stats	stats;
+	u64			drop_overmemory;
+	u64			drop_overlimit;
 };
 
 /* What a queued packet carries: when it came, what it charged, its flow. */
