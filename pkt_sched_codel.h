@@ -178,6 +178,7 @@ enum {
 	TCA_FQ_CODEL_EXT_UNSPEC,
 	TCA_FQ_CODEL_EXT_SPLIT_GSO,	    /* u32 0/1: segment GSO packets at enqueue */
 	TCA_FQ_CODEL_EXT_CE_THRESHOLD_OFF, /* flag: switch ce_threshold off */
+	TCA_FQ_CODEL_EXT_HASH_HEADERS,	    /* u32 0/1: hash each packet's headers */
 	__TCA_FQ_CODEL_EXT_MAX
 };
 

@@ -29,7 +29,7 @@
  *
  * What the glue adds to the in-tree qdisc, as sch_codel.c does to codel:
  * options validated with extack naming the option and its range;
- * split_gso; ce_threshold's off switch; the sojourn-time histogram and
+ * split_gso; hash_headers; ce_threshold's off switch; the sojourn-time histogram and
  * 64-bit counters; peek() stashes its packet before it reports drops on
  * every kernel, and a dequeue that finds a stashed packet serves it.
  */
@@ -37,6 +37,8 @@
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/module.h>
+#include <linux/random.h>
+#include <linux/siphash.h>
 #include <linux/sizes.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
@@ -98,7 +100,11 @@ struct fq_codel_flow {
  * @quantum:	DRR quantum, bytes
  * @params:	CoDel configuration, shared by every flow
  * @split_gso:	segment GSO packets at enqueue
+ * @hash_headers: pick the flow by a hash of the packet's own headers, not
+ *		skb->hash (which a sender's socket changes at each
+ *		retransmission timeout, net.core.txrehash)
  * @drop_batch_size: most packets one overlimit enqueue drops
+ * @perturbation: @hash_headers' key, random for each qdisc
  * @new_flow_count: times a flow went onto new_flows
  * @codel_drops: packets CoDel dropped at dequeue
  * @block:	the filters' block
@@ -108,8 +114,8 @@ struct fq_codel_flow {
  *
  * Ordered for the per-packet path: the first 64 bytes hold what both
  * enqueue and dequeue touch, the next what one of them reads (flows_cnt,
- * quantum, params, split_gso) and the counters of new flows and CoDel's
- * drops; @stats begins the third, with what every dequeue writes
+ * quantum, params, split_gso, the hash) and the counter of new flows;
+ * @stats begins the third, with what every dequeue writes
  * (docs/fq_codel.md, "Layout").  Mainline's fq_codel puts its cstats
  * between its hot fields.
  */
@@ -125,11 +131,13 @@ struct fq_codel_sched_data {
 	u32			quantum;
 	struct codel_params	params;
 	bool			split_gso;
+	bool			hash_headers;
 	u32			drop_batch_size;
+	siphash_key_t		perturbation;
 	u64			new_flow_count;
+	struct codel_stats	stats;
 	u64			codel_drops;
 	struct tcf_block	*block;
-	struct codel_stats	stats;
 	u64			drop_overmemory;
 	u64			drop_overlimit;
 };
@@ -177,7 +185,9 @@ static unsigned int fq_codel_classify(struct sk_buff *skb, struct Qdisc *sch,
 
 	filter = rcu_dereference_bh(q->filter_list);
 	if (!filter)
-		return reciprocal_scale(skb_get_hash(skb), q->flows_cnt) + 1;
+		return reciprocal_scale(q->hash_headers ?
+					skb_get_hash_perturb(skb, &q->perturbation) :
+					skb_get_hash(skb), q->flows_cnt) + 1;
 
 	*qerr = NET_XMIT_SUCCESS | __NET_XMIT_BYPASS;
 	result = tcf_classify(skb, NULL, filter, &res, false);
@@ -664,6 +674,7 @@ static const struct nla_policy fq_codel_policy[TCA_FQ_CODEL_MAX + 1] = {
 static const struct nla_policy fq_codel_ext_policy[TCA_FQ_CODEL_EXT_MAX + 1] = {
 	[TCA_FQ_CODEL_EXT_SPLIT_GSO]		= NLA_POLICY_MAX(NLA_U32, 1),
 	[TCA_FQ_CODEL_EXT_CE_THRESHOLD_OFF]	= { .type = NLA_FLAG },
+	[TCA_FQ_CODEL_EXT_HASH_HEADERS]		= NLA_POLICY_MAX(NLA_U32, 1),
 };
 
 static const struct codel_nl_range_msg fq_codel_range_msgs[] = {
@@ -682,6 +693,8 @@ static const struct codel_nl_range_msg fq_codel_range_msgs[] = {
 	  "fq_codel_ext: memory_limit must be from 1 byte to 2GB" },
 	{ &fq_codel_ext_policy[TCA_FQ_CODEL_EXT_SPLIT_GSO],
 	  "fq_codel_ext: split_gso must be 0 or 1" },
+	{ &fq_codel_ext_policy[TCA_FQ_CODEL_EXT_HASH_HEADERS],
+	  "fq_codel_ext: hash_headers must be 0 or 1" },
 };
 
 static const struct codel_nl_desc fq_codel_nl = {
@@ -835,6 +848,10 @@ static int fq_codel_change(struct Qdisc *sch, struct nlattr *opt,
 	if (ext[TCA_FQ_CODEL_EXT_SPLIT_GSO])
 		WRITE_ONCE(q->split_gso,
 			   !!nla_get_u32(ext[TCA_FQ_CODEL_EXT_SPLIT_GSO]));
+	/* Queued packets stay in their flows; a flow's next ones may not. */
+	if (ext[TCA_FQ_CODEL_EXT_HASH_HEADERS])
+		WRITE_ONCE(q->hash_headers,
+			   !!nla_get_u32(ext[TCA_FQ_CODEL_EXT_HASH_HEADERS]));
 	if (q->flows)
 		fq_codel_trim(sch);
 	sch_tree_unlock(sch);
@@ -865,6 +882,7 @@ static int fq_codel_init(struct Qdisc *sch, struct nlattr *opt,
 	q->quantum = max_t(u32, mtu, FQ_CODEL_QUANTUM_MIN);
 	INIT_LIST_HEAD(&q->new_flows);
 	INIT_LIST_HEAD(&q->old_flows);
+	get_random_bytes(&q->perturbation, sizeof(q->perturbation));
 	codel_params_init(&q->params, mtu);
 	q->params.ecn = true;
 
@@ -934,7 +952,9 @@ static int fq_codel_dump(struct Qdisc *sch, struct sk_buff *skb)
 
 	ext = nla_nest_start(skb, TCA_FQ_CODEL_EXT);
 	if (!ext ||
-	    nla_put_u32(skb, TCA_FQ_CODEL_EXT_SPLIT_GSO, READ_ONCE(q->split_gso)))
+	    nla_put_u32(skb, TCA_FQ_CODEL_EXT_SPLIT_GSO, READ_ONCE(q->split_gso)) ||
+	    nla_put_u32(skb, TCA_FQ_CODEL_EXT_HASH_HEADERS,
+			READ_ONCE(q->hash_headers)))
 		goto nla_put_failure;
 	nla_nest_end(skb, ext);
 

@@ -27,7 +27,8 @@ static void explain(void)
 		"		[ ce_threshold TIME ] [ no_ce_threshold ]\n"
 		"		[ ce_threshold_selector VALUE/MASK ]\n"
 		"		[ drop_batch SIZE ]\n"
-		"		[ split_gso | no_split_gso ]\n");
+		"		[ split_gso | no_split_gso ]\n"
+		"		[ hash_headers | no_hash_headers ]\n");
 }
 
 /* One u32 option: its keyword, attribute, parser and value. */
@@ -59,7 +60,7 @@ static int fq_codel_ext_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	};
 	__u8 selector = 0, mask = 0;
 	bool have_selector = false, no_ce_threshold = false;
-	int ecn = -1, split_gso = -1;
+	int ecn = -1, split_gso = -1, hash_headers = -1;
 	struct rtattr *tail, *ext;
 	unsigned int i;
 
@@ -103,6 +104,10 @@ static int fq_codel_ext_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			split_gso = 1;
 		} else if (strcmp(*argv, "no_split_gso") == 0) {
 			split_gso = 0;
+		} else if (strcmp(*argv, "hash_headers") == 0) {
+			hash_headers = 1;
+		} else if (strcmp(*argv, "no_hash_headers") == 0) {
+			hash_headers = 0;
 		} else if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;
@@ -123,13 +128,16 @@ static int fq_codel_ext_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr8(n, 1024, TCA_FQ_CODEL_CE_THRESHOLD_MASK, mask);
 		addattr8(n, 1024, TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR, selector);
 	}
-	if (no_ce_threshold || split_gso != -1) {
+	if (no_ce_threshold || split_gso != -1 || hash_headers != -1) {
 		ext = addattr_nest(n, 1024, TCA_FQ_CODEL_EXT | NLA_F_NESTED);
 		if (no_ce_threshold)
 			addattr_l(n, 1024, TCA_FQ_CODEL_EXT_CE_THRESHOLD_OFF,
 				  NULL, 0);
 		if (split_gso != -1)
 			addattr32(n, 1024, TCA_FQ_CODEL_EXT_SPLIT_GSO, split_gso);
+		if (hash_headers != -1)
+			addattr32(n, 1024, TCA_FQ_CODEL_EXT_HASH_HEADERS,
+				  hash_headers);
 		addattr_nest_end(n, ext);
 	}
 	addattr_nest_end(n, tail);
@@ -211,6 +219,11 @@ static int fq_codel_ext_print_opt(struct qdisc_util *qu, FILE *f,
 		print_bool(PRINT_JSON, "split_gso", NULL, v);
 		if (v)
 			print_string(PRINT_FP, NULL, "%s ", "split_gso");
+	}
+	if (get_u32_attr(ext[TCA_FQ_CODEL_EXT_HASH_HEADERS], &v)) {
+		print_bool(PRINT_JSON, "hash_headers", NULL, v);
+		if (v)
+			print_string(PRINT_FP, NULL, "%s ", "hash_headers");
 	}
 	return 0;
 }

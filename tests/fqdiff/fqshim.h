@@ -231,6 +231,22 @@ static inline u32 skb_get_hash(struct sk_buff *skb)
 	return skb->hash;
 }
 
+/* hash_headers: the traces' hash stands for the headers', keyed. */
+typedef struct {
+	u64 key[2];
+} siphash_key_t;
+
+static inline u32 skb_get_hash_perturb(const struct sk_buff *skb,
+				       const siphash_key_t *perturb)
+{
+	return skb->hash ^ (u32)perturb->key[0];
+}
+
+static inline void get_random_bytes(void *buf, size_t len)
+{
+	memset(buf, 0x5a, len);
+}
+
 static inline int skb_get_dsfield(struct sk_buff *skb)
 {
 	return skb->dsfield;

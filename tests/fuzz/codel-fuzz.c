@@ -145,8 +145,8 @@ struct dumped {
 	uint8_t		selector, mask;
 	bool		has_ce, has_split, has_selector, has_memory;
 	/* fq_codel_ext's */
-	uint32_t	flows, quantum, drop_batch;
-	bool		has_mask;
+	uint32_t	flows, quantum, drop_batch, hash_headers;
+	bool		has_mask, has_hash;
 	uint64_t	sent_packets;
 	/* qlen and backlog of the root and of whatever sits at q_parent */
 	uint32_t	root_qlen, root_backlog, leaf_qlen, leaf_backlog;
@@ -224,6 +224,9 @@ static void read_fq_options(struct rtattr *a, struct dumped *out)
 				if (e->rta_type == TCA_FQ_CODEL_EXT_SPLIT_GSO) {
 					memcpy(&out->split_gso, RTA_DATA(e), 4);
 					out->has_split = true;
+				} else if (e->rta_type == TCA_FQ_CODEL_EXT_HASH_HEADERS) {
+					memcpy(&out->hash_headers, RTA_DATA(e), 4);
+					out->has_hash = true;
 				}
 			break;
 		}
@@ -384,19 +387,22 @@ static void check_fq_dump(const struct dev *d, const char *what, const struct du
 	    g->quantum == p->quantum && g->drop_batch == p->drop_batch &&
 	    g->has_memory && g->memory_limit == p->memory_limit &&
 	    g->has_split && g->split_gso == p->split_gso &&
+	    g->has_hash && g->hash_headers == p->hash_headers &&
 	    g->has_ce == ce && (!ce || g->ce_threshold == time_to_us(p->ce_threshold)) &&
 	    g->has_selector == ce && g->has_mask == ce &&
 	    (!ce || (g->selector == p->selector && g->mask == p->mask)))
 		return;
 	fail("%s %s: dump target %u interval %u limit %u ecn %u flows %u quantum %u batch %u "
-	     "memory %u split %u ce %s%u sel %#x/%#x, model target %u interval %u limit %u "
-	     "ecn %u flows %u quantum %u batch %u memory %u split %u ce %u sel %#x/%#x",
+	     "memory %u split %u hash %s%u ce %s%u sel %#x/%#x, model target %u interval %u "
+	     "limit %u ecn %u flows %u quantum %u batch %u memory %u split %u hash %u ce %u "
+	     "sel %#x/%#x",
 	     d->name, what, g->target, g->interval, g->limit, g->ecn, g->flows, g->quantum,
-	     g->drop_batch, g->memory_limit, g->split_gso, g->has_ce ? "" : "off/",
+	     g->drop_batch, g->memory_limit, g->split_gso, g->has_hash ? "" : "none/",
+	     g->hash_headers, g->has_ce ? "" : "off/",
 	     g->ce_threshold, g->selector, g->mask, time_to_us(p->target),
 	     time_to_us(p->interval), p->limit, p->ecn, p->flows, p->quantum, p->drop_batch,
-	     p->memory_limit, p->split_gso, ce ? time_to_us(p->ce_threshold) : 0,
-	     p->selector, p->mask);
+	     p->memory_limit, p->split_gso, p->hash_headers,
+	     ce ? time_to_us(p->ce_threshold) : 0, p->selector, p->mask);
 }
 
 static void check_dump(const struct dev *d, const char *what)

@@ -423,6 +423,8 @@ static const char *fq_ext_range(uint16_t type, uint32_t x)
 {
 	if (type == TCA_FQ_CODEL_EXT_SPLIT_GSO && x > 1)
 		return "fq_codel_ext: split_gso must be 0 or 1";
+	if (type == TCA_FQ_CODEL_EXT_HASH_HEADERS && x > 1)
+		return "fq_codel_ext: hash_headers must be 0 or 1";
 	return NULL;
 }
 
@@ -452,7 +454,7 @@ static const struct rules fq_rules = {
 /*
  * fq_codel_ext: mainline fq_codel's types 1..11 (u32s, the selector and
  * mask u8s) and its TCA_FQ_CODEL_EXT nest (split_gso, the ce_threshold
- * off-switch); then flows, which only a new qdisc takes (a change may
+ * off-switch, hash_headers); then flows, which only a new qdisc takes (a change may
  * repeat its value), ce_threshold set and off at once, and the selector
  * (given, kept, or cleared by a mask of 0 sent alone) inside its mask
  * (given, or kept); then all applied at once.
@@ -508,6 +510,8 @@ static void fq_build_options(struct nlmsghdr *n, const struct params *old,
 		v->p.flows = mainp.val[TCA_FQ_CODEL_FLOWS];
 	if (extp.seen[TCA_FQ_CODEL_EXT_SPLIT_GSO])
 		v->p.split_gso = extp.val[TCA_FQ_CODEL_EXT_SPLIT_GSO];
+	if (extp.seen[TCA_FQ_CODEL_EXT_HASH_HEADERS])
+		v->p.hash_headers = extp.val[TCA_FQ_CODEL_EXT_HASH_HEADERS];
 	v->p.selector = selector;
 	v->p.mask = mask;
 }

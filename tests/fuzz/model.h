@@ -25,7 +25,7 @@ struct params {			/* as the module stores them */
 	uint32_t memory_limit;		/* bytes */
 	uint8_t selector, mask;
 	/* fq_codel_ext only */
-	uint32_t flows, quantum, drop_batch;
+	uint32_t flows, quantum, drop_batch, hash_headers;
 };
 
 /* What the module will do with this TCA_OPTIONS payload. */

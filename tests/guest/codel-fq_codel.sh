@@ -88,8 +88,8 @@ fq_codel_ext_prints_as_intree() {
 		ours=$(fq_line d0
 			tc_plugin -j qdisc show dev d0 | "$TCJ" first)
 		tc_plugin qdisc del dev d0 root
-		# Ours adds split_gso to the JSON (false by default).
-		check_eq "$(echo "$ours" | sed 's/fq_codel_ext/fq_codel/; s/,"split_gso":false//')" \
+		# Ours adds split_gso and hash_headers to the JSON (false by default).
+		check_eq "$(echo "$ours" | sed 's/fq_codel_ext/fq_codel/; s/,"split_gso":false,"hash_headers":false//')" \
 			"$ref" "tc's output for '$opts'"
 		n=$((n + 1))
 	done <<EOF
@@ -105,7 +105,7 @@ EOF
 # as stock tc with the plugin prints it.
 fq_codel_ext_patched_tc_without_plugin() {
 	local name="fq_codel_ext: the patched tc drives it without the plugin, printing what the plugin prints"
-	local opts="limit 2000 flows 512 quantum 1600 target 4ms interval 90ms ce_threshold 3ms memory_limit 16Mb drop_batch 32 split_gso"
+	local opts="limit 2000 flows 512 quantum 1600 target 4ms interval 90ms ce_threshold 3ms memory_limit 16Mb drop_batch 32 split_gso hash_headers"
 	local ours ref
 	require_patched "$name" || return
 	require_fq_plugin "$name" || return
@@ -128,13 +128,13 @@ fq_codel_ext_patched_tc_without_plugin() {
 	ref=$(tc_plugin -s qdisc show dev eth0; tc_plugin -s -j qdisc show dev eth0)
 	# Precondition: the module's options, counters and histogram printed.
 	case $ours in
-	*"drop_batch 32 split_gso"*"dequeue_calls "*"sojourn <"*'"split_gso":true'*) ;;
+	*"drop_batch 32 split_gso hash_headers"*"dequeue_calls "*"sojourn <"*'"split_gso":true,"hash_headers":true'*) ;;
 	*) check_err 1 "patched tc did not print fq_codel_ext's options and counters: $ours" ;;
 	esac
 	check_eq "$ours" "$ref" "patched tc vs stock tc with the plugin"
 	TC_LIB_DIR=/nonexistent $TC_PATCHED qdisc change dev eth0 parent 1:10 handle 10: \
-		fq_codel_ext no_split_gso no_ce_threshold
-	check_err $? "patched tc: change no_split_gso no_ce_threshold"
+		fq_codel_ext no_split_gso no_hash_headers no_ce_threshold
+	check_err $? "patched tc: change no_split_gso no_hash_headers no_ce_threshold"
 	check_eq "$(tc_plugin qdisc show dev eth0 parent 1:10 | sed 's/[[:space:]]*$//')" \
 		"qdisc fq_codel_ext 10: parent 1:10 limit 2000p flows 512 quantum 1600 target 4ms interval 90ms memory_limit 16Mb ecn drop_batch 32" \
 		"after the patched tc's change"

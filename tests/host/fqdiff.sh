@@ -24,7 +24,7 @@ CFLAGS="-O2 -g -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter"
 SHIM_HEADERS="linux/module linux/types linux/kernel linux/jiffies linux/string
 	linux/in linux/errno linux/init linux/skbuff linux/slab linux/vmalloc
 	linux/list linux/sizes linux/ktime linux/math64 linux/version
-	linux/prefetch linux/netdevice linux/tracepoint net/netlink
+	linux/prefetch linux/netdevice linux/tracepoint linux/random linux/siphash net/netlink
 	net/pkt_sched net/pkt_cls net/inet_ecn net/sock net/gso net/sch_generic
 	trace/define_trace"
 
