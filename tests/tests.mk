@@ -37,7 +37,7 @@ INITRAMFS := $(BUILD)/initramfs-$(KERNELRELEASE).cpio
 # Installed by qemu/run in the guest's /usr/local/bin (it carries the
 # host's glibc).
 TOOLS := $(BUILD)/guest-tools
-GUEST_TOOLS := $(addprefix $(TOOLS)/,codel-fuzz codel-send codel-lifecycle gso-burst slip-pty tcj)
+GUEST_TOOLS := $(addprefix $(TOOLS)/,codel-fuzz codel-send codel-lifecycle gso-burst slip-pty tcj udp-rehash)
 FUZZ_LIB := tests/fuzz/nl.c tests/fuzz/nl.h tests/fuzz/frame.c tests/fuzz/frame.h
 SOAK_MINUTES ?= 10
 
@@ -69,7 +69,7 @@ $(TOOLS)/codel-send $(TOOLS)/codel-lifecycle: $(TOOLS)/%: tests/fuzz/%.c $(FUZZ_
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -o $@ $(filter %.c,$^)
 
-$(TOOLS)/gso-burst $(TOOLS)/slip-pty: $(TOOLS)/%: tests/tools/%.c
+$(TOOLS)/gso-burst $(TOOLS)/slip-pty $(TOOLS)/udp-rehash: $(TOOLS)/%: tests/tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -o $@ $<
 

@@ -14,6 +14,7 @@ ALL_TESTS="$ALL_TESTS
 	fq_codel_ext_traces_match_counters
 	fq_codel_ext_ecn_marks_not_drops
 	fq_codel_ext_ce_selector_marks_ect1_only
+	fq_codel_ext_hash_headers_survives_rehash
 	fq_codel_ext_overflow_batch_drop_accounted
 	fq_codel_ext_filters_and_priority_pick_flows
 	fq_codel_ext_split_gso_keeps_accounting
@@ -498,6 +499,62 @@ fq_codel_ext_ce_selector_marks_ect1_only() {
 		else
 			check_eq "$marks" 0 "ECT(0) packets marked"
 			check_eq "$ect0" "$sent" "ECT(0) at far vs Sent"
+		fi
+		tc qdisc del dev eth0 root
+	done
+	unset TC_LIB_DIR
+	log_test "$name"
+}
+
+# fq_codel_ext_hash_headers_survives_rehash: one UDP 5-tuple from the
+# router to far in 3 rounds of 5 datagrams, its socket connected again
+# before each round: a new sk_txhash each time, as TCP draws at each
+# retransmission timeout (tests/tools/udp-rehash.c).  Under a 100 kbit/s
+# HTB class, fq_codel_ext with quantum 256 serves one 1000-byte datagram a
+# turn, so flows that hold packets at once interleave (target 10s: CoDel
+# drops none of them, 83 ms each on the wire).  The witness is the
+# order in which far receives them: by the packet's own hash (the
+# default, as the built-in fq_codel) the rounds are 3 flows and arrive
+# interleaved; with hash_headers they are one flow and arrive as sent.
+# (The 3 rounds share a bucket of 1024 with probability 2^-20.)
+fq_codel_ext_hash_headers_survives_rehash() {
+	local name="fq_codel_ext: hash_headers keeps a rehashing sender in one flow (far's arrival order)"
+	local mode s order classes rpid sent_order
+	local R=/usr/local/bin/udp-rehash
+	require_fq_plugin "$name" || return
+	[ -x "$R" ] || { log_skip "$name" "udp-rehash not in the guest (make guest-tools)"; return; }
+	topo_router_up
+	quiet_path
+	export TC_LIB_DIR=$TC_PLUGIN_DIR
+	sent_order=$(seq 0 14 | tr '\n' ' ')
+	for mode in no_hash_headers hash_headers; do
+		tc qdisc add dev eth0 root handle 1: htb default 10 &&
+			tc class add dev eth0 parent 1: classid 1:10 htb rate 100kbit quantum 1514 &&
+			tc qdisc add dev eth0 parent 1:10 handle 10: fq_codel_ext quantum 256 \
+				target 10s interval 10s $mode
+		check_err $? "HTB 100kbit with fq_codel_ext quantum 256 $mode"
+		in_ns far "$R" recv 5001 15 5000 >/tmp/rehash.order &
+		rpid=$!
+		# Port 5001 (1389 in hex) bound at far before the first send.
+		busywait 3000 in_ns far grep -q ':1389 ' /proc/net/udp
+		check_err $? "far's receiver bound"
+		"$R" send "$FAR" 5001 5000 3 5
+		check_err $? "udp-rehash send ($mode)"
+		# Under load (1.25 s of it at 100 kbit/s): the flows holding packets.
+		classes=$(tc -s class show dev eth0 parent 10: | grep -c '^class fq_codel_ext 10:')
+		wait $rpid
+		check_err $? "far received the 15 datagrams ($mode): $(tr '\n' ' ' </tmp/rehash.order)"
+		s=$(stats_of qdisc eth0 10:)
+		order=$(tr '\n' ' ' </tmp/rehash.order)
+		diag "$mode: $classes classes under load; far's order: $order"
+		check_eq "$(sent_pkts "$s")" 15 "precondition: the 15 datagrams left through fq_codel_ext ($mode)"
+		if [ "$mode" = hash_headers ]; then
+			check_eq "$order" "$sent_order" "hash_headers: far received them as sent"
+			check_eq "$classes" 1 "hash_headers: one flow under load"
+		else
+			[ "$order" != "$sent_order" ]
+			check_err $? "sender's hash: the rounds were not interleaved (one flow?)"
+			check_cmp "$classes" -ge 2 "sender's hash: flows under load"
 		fi
 		tc qdisc del dev eth0 root
 	done
