@@ -13,11 +13,13 @@ raw, report, plotdir = sys.argv[1:4]
 os.makedirs(plotdir, exist_ok=True)
 QNAMES = {"ours": "codel (ours)", "intree": "codel (in-tree)",
           "pfifo": "pfifo limit 1000", "fq_codel": "fq_codel (in-tree)",
-          "fq_codel_ext": "fq_codel_ext (ours)", "cake": "cake (leaf, unlimited)"}
+          "fq_codel_ext": "fq_codel_ext (ours)", "cake": "cake (leaf, unlimited)",
+          "fq_codel_ext_hash": "fq_codel_ext hash_headers (ours)"}
 PNAMES = {"noqueue": "noqueue", "pfifo": "pfifo (root, bypass)",
           "prio-pfifo": "prio + pfifo", "prio-intree": "prio + codel (in-tree)",
           "prio-ours": "prio + codel (ours)", "prio-fq_codel": "prio + fq_codel (in-tree)",
-          "prio-fq_codel_ext": "prio + fq_codel_ext (ours)"}
+          "prio-fq_codel_ext": "prio + fq_codel_ext (ours)",
+          "prio-fq_codel_ext-hash": "prio + fq_codel_ext hash_headers (ours)"}
 
 
 def read(name):
@@ -70,7 +72,8 @@ out.append("| rate | flows | qdisc | runs | idle | median | p90 | p99 | max | go
 out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 rates = sorted({k[0] for k in runs}, key=rate_key)
 flows = sorted({k[1] for k in runs})
-qorder = [q for q in ["ours", "intree", "fq_codel_ext", "fq_codel", "cake", "pfifo"]
+qorder = [q for q in ["ours", "intree", "fq_codel_ext", "fq_codel_ext_hash", "fq_codel",
+                      "cake", "pfifo"]
           if any(k[2] == q for k in runs)]
 for r in rates:
     for fl in flows:
@@ -112,13 +115,15 @@ for r in rates:
                 ("ours/in-tree median RTT <= 1.0", ratio(mo, mi), ratio(mo, mi) <= 1.0),
             ]
 
-if any(k[2] == "fq_codel_ext" for k in runs):
-    out.append("\n### fq_codel_ext (ours) against the in-tree fq_codel and cake (medians)\n")
+for ext in ["fq_codel_ext", "fq_codel_ext_hash"]:
+    if not any(k[2] == ext for k in runs):
+        continue
+    out.append("\n### %s against the in-tree fq_codel and cake (medians)\n" % QNAMES[ext])
     out.append("| rate | flows | ours/in-tree fq_codel median RTT | p99 | ours/cake median | p99 | goodput ours/in-tree |")
     out.append("|---|---|---|---|---|---|---|")
     for r in rates:
         for fl in flows:
-            o, i, c = (r, fl, "fq_codel_ext"), (r, fl, "fq_codel"), (r, fl, "cake")
+            o, i, c = (r, fl, ext), (r, fl, "fq_codel"), (r, fl, "cake")
             if o not in runs or i not in runs:
                 continue
             def rt(a, b):
@@ -145,11 +150,12 @@ if pps:
     out.append("|---|---|---|---|---|---|")
     base = med(pps.get("noqueue", []))
     for c in ["noqueue", "pfifo", "prio-pfifo", "prio-intree", "prio-ours", "prio-fq_codel",
-              "prio-fq_codel_ext"]:
+              "prio-fq_codel_ext", "prio-fq_codel_ext-hash"]:
         if c in pps:
             m = med(pps[c])
-            out.append("| %s | %d | %.1f | %s | %+.1f | %.0f |" % (
-                PNAMES[c], len(pps[c]), m, spread(pps[c]), m - base, 1e9 / m))
+            out.append("| %s | %d | %.1f | %s | %s | %.0f |" % (
+                PNAMES[c], len(pps[c]), m, spread(pps[c]),
+                "%+.1f" % (m - base) if "noqueue" in pps else "-", 1e9 / m))
     if "prio-ours" in pps and "prio-intree" in pps and "prio-pfifo" in pps:
         o, i, p = med(pps["prio-ours"]), med(pps["prio-intree"]), med(pps["prio-pfifo"])
         out.append("\npps ratio ours/in-tree: %.3f; ours/pfifo (both under prio): %.3f" % (i / o, p / o))

@@ -10,6 +10,15 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
+# The command as given, for the report: make's variables set on its
+# command line or in the environment.
+given=
+for v in QUICK KERNELRELEASE STAGES RATES FLOWS QDISCS SECS REPS PKTS PREPS PPS_CONFIGS \
+	CGN MQPKTS MQREPS SPLIT_RATES; do
+	[ -z "${!v:-}" ] || given="$given $v=\"${!v}\""
+done
+PPS_CONFIGS=${PPS_CONFIGS:-}
+
 if [ "${QUICK:-0}" = 1 ]; then
 	SECS=${SECS:-10} REPS=${REPS:-2} RATES=${RATES:-10mbit} FLOWS=${FLOWS:-1}
 	PKTS=${PKTS:-50000} PREPS=${PREPS:-2} CGN=${CGN:-100000} MQPKTS=${MQPKTS:-50000} MQREPS=${MQREPS:-3}
@@ -33,7 +42,8 @@ plots=bench/results/$name
 mkdir -p "$raw" bench/results
 
 lat_cmd=(qemu/run --timeout 3000 --log "$raw/latency" bench/guest/latency.sh "$SECS" "$REPS" "$RATES" "$FLOWS" "$QDISCS")
-pps_cmd=(qemu/run --timeout 1200 --smp 1 --qemu-arg -icount --qemu-arg shift=0,sleep=off --log "$raw/pps" bench/guest/pps.sh "$PKTS" "$PREPS")
+# shellcheck disable=SC2206 # PPS_CONFIGS: configurations, one a word
+pps_cmd=(qemu/run --timeout 1200 --smp 1 --qemu-arg -icount --qemu-arg shift=0,sleep=off --log "$raw/pps" bench/guest/pps.sh "$PKTS" "$PREPS" $PPS_CONFIGS)
 mqpps_cmd=(qemu/run --timeout 1200 --smp 2 --log "$raw/mqpps" bench/guest/mqpps.sh "$MQPKTS" "$MQREPS")
 split_cmd=(qemu/run --timeout 3000 --log "$raw/split" bench/guest/split_gso.sh "$SECS" "$REPS" "$SPLIT_RATES")
 
@@ -71,7 +81,7 @@ elapsed=$(( $(date +%s) - start ))
 {
 	echo "# sch_codel benchmark, $stamp UTC, kernel $rel"
 	echo
-	echo "Measured by \`make bench$([ "${QUICK:-0}" != 1 ] || echo ' QUICK=1')$([ -z "${KERNELRELEASE:-}" ] || echo " KERNELRELEASE=$rel")$([ "$STAGES" = "latency pps mqpps callgrind split" ] || echo " STAGES=\"$STAGES\"")\` in ${elapsed}s. Benchmarks measure; they assert nothing."
+	echo "Measured by \`make bench$given\` in ${elapsed}s. Benchmarks measure; they assert nothing."
 	echo
 	echo "## Machine and method"
 	echo

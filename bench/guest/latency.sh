@@ -33,6 +33,7 @@ leaf_args() {
 	intree|ours) echo "codel" ;;
 	fq_codel) echo "fq_codel" ;;
 	fq_codel_ext) echo "fq_codel_ext" ;;
+	fq_codel_ext_hash) echo "fq_codel_ext hash_headers" ;;
 	# As a leaf, cake does not shape (the HTB class does).
 	cake) echo "cake unlimited" ;;
 	esac

@@ -10,13 +10,15 @@
 #               enqueued and dequeued (prio cannot be bypassed)
 #   prio-intree the same band with Debian's in-tree codel
 #   prio-ours   the same band with our codel
-# Usage: pps.sh COUNT REPEATS
+#   prio-fq_codel, prio-fq_codel_ext, prio-fq_codel_ext-hash (hash_headers)
+# Usage: pps.sh COUNT REPEATS [CONFIG...] (default: all but -hash)
 # Prints: PPS config rep ns_per_packet
 
 . /payload/tests/lib.sh
 
 count=$1 reps=$2
-CONFIGS=${PPS_CONFIGS:-"noqueue pfifo prio-pfifo prio-intree prio-ours prio-fq_codel prio-fq_codel_ext"}
+shift 2
+CONFIGS=${*:-"noqueue pfifo prio-pfifo prio-intree prio-ours prio-fq_codel prio-fq_codel_ext"}
 modprobe pktgen || { echo "ERROR pktgen"; exit 1; }
 PG=/proc/net/pktgen
 
@@ -36,6 +38,10 @@ setup() {
 	prio-ours) insmod "$MODULE_PATH" && tc qdisc add dev d0 parent 1:2 handle 10: codel ;;
 	prio-fq_codel) tc qdisc add dev d0 parent 1:2 handle 10: fq_codel ;;
 	prio-fq_codel_ext) tc qdisc add dev d0 parent 1:2 handle 10: fq_codel_ext ;;
+	# Stock tc parses fq_codel_ext's options with the package's plugin.
+	prio-fq_codel_ext-hash)
+		TC_LIB_DIR=/usr/local/lib/tc-codel \
+			tc qdisc add dev d0 parent 1:2 handle 10: fq_codel_ext hash_headers ;;
 	esac
 }
 
