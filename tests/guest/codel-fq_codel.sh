@@ -509,10 +509,11 @@ fq_codel_ext_ce_selector_marks_ect1_only() {
 # fq_codel_ext_hash_headers_survives_rehash: one UDP 5-tuple from the
 # router to far in 3 rounds of 5 datagrams, its socket connected again
 # before each round: a new sk_txhash each time, as TCP draws at each
-# retransmission timeout (tests/tools/udp-rehash.c).  Under a 100 kbit/s
-# HTB class, fq_codel_ext with quantum 256 serves one 1000-byte datagram a
-# turn, so flows that hold packets at once interleave (target 10s: CoDel
-# drops none of them, 83 ms each on the wire).  The witness is the
+# retransmission timeout (tests/tools/udp-rehash.c).  Queued under a
+# stalled TBF, then served at 100 kbit/s, fq_codel_ext with quantum
+# 256 serves one 1000-byte datagram a turn, so flows that hold packets at
+# once interleave (target 10s: CoDel drops none of them, 83 ms each on the
+# wire).  The witness is the
 # order in which far receives them: by the packet's own hash (the
 # default, as the built-in fq_codel) the rounds are 3 flows and arrive
 # interleaved; with hash_headers they are one flow and arrive as sent.
@@ -528,11 +529,13 @@ fq_codel_ext_hash_headers_survives_rehash() {
 	export TC_LIB_DIR=$TC_PLUGIN_DIR
 	sent_order=$(seq 0 14 | tr '\n' ' ')
 	for mode in no_hash_headers hash_headers; do
-		tc qdisc add dev eth0 root handle 1: htb default 10 &&
-			tc class add dev eth0 parent 1: classid 1:10 htb rate 100kbit quantum 1514 &&
-			tc qdisc add dev eth0 parent 1:10 handle 10: fq_codel_ext quantum 256 \
+		# TBF stalled (8 bit/s; its burst passes one datagram) while
+		# all 15 are queued, so that no pause of the sender's decides
+		# how they meet in the qdisc; then opened.
+		tc qdisc add dev eth0 root handle 1: tbf rate 8bit burst 1600 latency 100s &&
+			tc qdisc add dev eth0 parent 1:1 handle 10: fq_codel_ext quantum 256 \
 				target 10s interval 10s $mode
-		check_err $? "HTB 100kbit with fq_codel_ext quantum 256 $mode"
+		check_err $? "TBF with fq_codel_ext quantum 256 $mode"
 		in_ns far "$R" recv 5001 15 5000 >/tmp/rehash.order &
 		rpid=$!
 		# Port 5001 (1389 in hex) bound at far before the first send.
@@ -540,14 +543,19 @@ fq_codel_ext_hash_headers_survives_rehash() {
 		check_err $? "far's receiver bound"
 		"$R" send "$FAR" 5001 5000 3 5
 		check_err $? "udp-rehash send ($mode)"
-		# Under load (1.25 s of it at 100 kbit/s): the flows holding packets.
+		# The flows holding packets, then TBF opened.
 		classes=$(tc -s class show dev eth0 parent 10: | grep -c '^class fq_codel_ext 10:')
+		tc qdisc change dev eth0 root handle 1: tbf rate 100kbit burst 1600 latency 100s
+		check_err $? "TBF opened to 100kbit"
+		# A change does not wake TBF's watchdog: one more packet (a
+		# ping, a flow of its own) makes the device run the queue.
+		ping -c 1 -W 1 "$FAR" >/dev/null 2>&1
 		wait $rpid
 		check_err $? "far received the 15 datagrams ($mode): $(tr '\n' ' ' </tmp/rehash.order)"
 		s=$(stats_of qdisc eth0 10:)
 		order=$(tr '\n' ' ' </tmp/rehash.order)
 		diag "$mode: $classes classes under load; far's order: $order"
-		check_eq "$(sent_pkts "$s")" 15 "precondition: the 15 datagrams left through fq_codel_ext ($mode)"
+		check_eq "$(sent_pkts "$s")" 16 "precondition: the 15 datagrams and the ping left through fq_codel_ext ($mode)"
 		if [ "$mode" = hash_headers ]; then
 			check_eq "$order" "$sent_order" "hash_headers: far received them as sent"
 			check_eq "$classes" 1 "hash_headers: one flow under load"
