@@ -32,7 +32,9 @@ run_recipe() {
 	local body out
 	body=$(doc_block recipe "$1")
 	[ -n "$body" ] || { check_err 1 "deploy.md has no recipe $1"; return 1; }
-	out=$( (set -e; eval "$body") 2>&1)
+	# tc with the tc-codel package's plugins, as a host that installed
+	# it runs them (its tc looks in the directory the package fills).
+	out=$( (set -e; export TC_LIB_DIR=$TC_PLUGIN_DIR; eval "$body") 2>&1)
 	check_err $? "recipe $1 failed: $out"
 }
 
@@ -78,13 +80,23 @@ deploy_router_recipes_run_verbatim() {
 		run_recipe remove
 		no_codel_left eth0
 	done
+	# As on a fresh host: the ifb driver not loaded yet (all.sh loads it
+	# with numifbs=0; loaded by "ip link add ... type ifb" it makes ifb0
+	# and ifb1 by itself).
+	rmmod ifb
+	check_err $? "precondition: ifb unloaded"
 	if run_recipe router-ingress-ifb; then
-		check_eq "$(leaf_parent ifb0 fq_codel_ext 10:)" 1:10 "ifb: fq_codel_ext 10: under 1:10"
-		carries ifb0 10: far "$NEAR_IP" "ifb"
+		check_eq "$(leaf_parent ifb4eth0 fq_codel_ext 10:)" 1:10 "ifb: fq_codel_ext 10: under 1:10"
+		carries ifb4eth0 10: far "$NEAR_IP" "ifb"
 		run_recipe remove-ingress
-		! ip link show ifb0 >/dev/null 2>&1
-		check_err $? "remove-ingress left ifb0"
+		! ip link show ifb4eth0 >/dev/null 2>&1
+		check_err $? "remove-ingress left ifb4eth0"
 	fi
+	# Nothing the recipe's driver load made may stay (ifb0, ifb1).
+	check_eq "$(ls /sys/class/net | grep '^ifb' | tr '\n' ' ')" "" "IFB devices left"
+	# The driver as all.sh loads it, whatever the recipe did.
+	rmmod ifb 2>/dev/null
+	modprobe ifb numifbs=0
 	log_test "$name"
 }
 
@@ -158,7 +170,7 @@ deploy_rollback_recipes_run_verbatim() {
 # The multiqueue recipe on eth2 (qemu/run --mq: 4 tx queues), renamed eth0
 # for the recipe's sake while the main eth0 is out of the way.
 deploy_multiqueue_recipe_runs_verbatim() {
-	local name="deploy.md: the multiqueue host recipe runs verbatim, fq_codel_ext on each queue"
+	local name="deploy.md: the multiqueue host recipes run verbatim, fq_codel_ext on each queue, one replaced"
 	local old children queues
 	ip link show eth2 >/dev/null 2>&1 || { log_skip "$name" "no eth2 (qemu/run --mq)"; return; }
 	old=$(sysctl -n net.core.default_qdisc)
@@ -171,6 +183,10 @@ deploy_multiqueue_recipe_runs_verbatim() {
 		check_cmp "$queues" -ge 2 "precondition: eth0 (eth2) has several tx queues"
 		children=$(tc qdisc show dev eth0 | awk '$2 == "fq_codel_ext" && $4 == "parent"' | wc -l)
 		check_eq "$children" "$queues" "fq_codel_ext children of mq, one per tx queue"
+		if run_recipe host-multiqueue-one-queue; then
+			check_eq "$(tc qdisc show dev eth0 | awk '$3 == "12:" { print $2, $4, $5 }')" \
+				"fq_codel_ext parent 1:2" "the second queue's child replaced by the doc's 1:2"
+		fi
 	fi
 	sysctl -w net.core.default_qdisc="$old" >/dev/null
 	tc qdisc del dev eth0 root 2>/dev/null
