@@ -29,9 +29,9 @@
  *
  * What the glue adds to the in-tree qdisc, as sch_codel.c does to codel:
  * options validated with extack naming the option and its range;
- * split_gso; hash_headers; ce_threshold's off switch; the sojourn-time histogram and
- * 64-bit counters; peek() stashes its packet before it reports drops on
- * every kernel, and a dequeue that finds a stashed packet serves it.
+ * split_gso; hash_headers; ce_threshold's off switch; the sojourn-time
+ * histogram and 64-bit counters; peek() stashes its packet before it
+ * reports drops on every kernel, and a dequeue serves a stashed packet.
  */
 
 #include <linux/kernel.h>
