@@ -307,7 +307,7 @@ fq_codel_ext_traces_match_counters() {
 	check_eq "$ev_drop" "$drops" "drop events vs tc's drops"
 	check_eq "$(field "$s" codel_drops)" "$drops" "codel_drops vs tc's drops"
 	check_eq "$(field "$s" drop_overlimit)" 0 "no drop over the limit"
-	hist=$(( $(field "$s" sojourn_hist | tr ',' '+') ))
+	hist=$(hist_total "$s")
 	check_eq "$hist" "$sent" "the qdisc's histogram counts every packet delivered"
 	check_hist_sum "$(field "$s" sojourn_hist)" "$(field "$s" sojourn_sum_ns)" fq_codel_ext
 	echo >$T/trace

@@ -219,7 +219,7 @@ fq_limit_trim_with_peeked_packet_under_tbf() {
 # hist_sent BLOCK: the packets in BLOCK's sojourn histogram, and its Sent
 # packets, for fq_codel_ext (which keeps both).
 hist_sent() {
-	echo "$(( $(field "$1" sojourn_hist | tr ',' '+') )) $(sent_pkts "$1")"
+	echo "$(hist_total "$1") $(sent_pkts "$1")"
 }
 
 # limit_trim_peeked NAME KIND: the test above with KIND as TBF's child.

@@ -195,7 +195,7 @@ per_queue() {
 	bad=
 	for c in 1:1 1:2 1:3 1:4; do
 		b=$(mq_child $c /tmp/mq.tx)
-		h=$(( $(field "$b" sojourn_hist | tr ',' '+') ))
+		h=$(hist_total "$b")
 		[ "$h" -gt 0 ] && [ "$h" -le "$(sent_pkts "$b")" ] ||
 			bad="$bad $c:$h/$(sent_pkts "$b")"
 	done

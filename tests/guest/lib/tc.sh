@@ -78,6 +78,9 @@ xjson() {
 # really stood.
 hist_p50() { xjson "$1" "$2" sojourn_p50_bucket; }
 
+# hist_total BLOCK: the packets in a qdisc block's sojourn histogram.
+hist_total() { echo $(( $(field "$1" sojourn_hist | tr ',' '+') )); }
+
 # check_hist_sum HIST SUM WHAT: SUM (sojourn_sum_ns) within the bounds the
 # histogram HIST (its 14 buckets, comma-separated) sets: each packet at
 # or above its bucket's lower edge and below its upper one (the last
