@@ -10,6 +10,10 @@
 # (docs/tests.md).  Logs: build/repeat/ROUND/; the table also in
 # build/repeat/table.txt.  Exit status 1 when any test failed or any boot
 # ended without a summary or with a kernel report.
+#
+# REPEAT_ALSO=DIR: the logs of a run of scripts/check.sh on the same
+# schedule and commit (make check-ci in CI's fresh root keeps them in
+# build/fresh/bookworm/src/build/check) count as one more round, round 0.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -20,6 +24,17 @@ out=$top/build/repeat
 rm -rf "$out"
 mkdir -p "$out"
 bad=0
+if [ -n "${REPEAT_ALSO:-}" ]; then
+	mkdir -p "$out/0"
+	for rel in $kernels; do
+		for f in timing-"$rel".log guest-"$rel".log guest-"$rel"-1.log guest-"$rel"-2.log mq-"$rel".log; do
+			[ ! -e "$REPEAT_ALSO/$f" ] || cp "$REPEAT_ALSO/$f" "$out/0/"
+		done
+	done
+	ls "$out"/0/guest-* >/dev/null 2>&1 ||
+		{ echo "repeat: no guest logs in $REPEAT_ALSO" >&2; exit 1; }
+	echo "repeat: round 0: the logs of $REPEAT_ALSO"
+fi
 for i in $(seq 1 "$n"); do
 	t0=$(date +%s)
 	CHECK_ONLY=guest CHECK_POOL=2 CHECK_SPLIT=2 CHECK_KERNELS="$kernels" CHECK_LOG="build/repeat/$i" \
@@ -45,6 +60,6 @@ done >"$out/table.txt"
 printf '%-24s %-52s %3s %3s %3s\n' kernel test runs failed skipped
 cat "$out/table.txt"
 flaky=$(awk '$4 > 0' "$out/table.txt" | wc -l)
-echo "repeat: $n rounds on $kernels: $(wc -l <"$out/table.txt") tests counted" \
+echo "repeat: $(find "$out" -mindepth 1 -maxdepth 1 -type d | wc -l) rounds on $kernels: $(wc -l <"$out/table.txt") tests counted" \
 	"(one row per kernel), $flaky with a failure (table: $out/table.txt)"
 [ "$flaky" = 0 ] && [ "$bad" = 0 ]
