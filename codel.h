@@ -589,4 +589,134 @@ end:
 	return skb;
 }
 
+/*
+ * A target that follows the link (the adaptive_target option).
+ *
+ * CoDel's 5 ms target assumes a packet leaves in far less than that; below
+ * about 2.4 Mbit/s one 1514-byte frame takes longer than 5 ms on the wire,
+ * so a single queued packet looks like a standing queue and CoDel drops
+ * into an idle link.  Shapers that know their rate raise the target to
+ * 1.5 times one MTU's transmission time (sch_cake's cake_set_rate(),
+ * sqm-scripts' adapt_target_to_slow_link); a leaf under HTB or TBF is not
+ * told the rate, so it measures what it sees: the time between two
+ * departures while packets stayed queued is the time the parent took to
+ * send the first of them.  Gaps after the queue ran empty are idle time
+ * and are not counted, so idle periods leave the estimate as it was.
+ * Service times are summed over windows of at least CODEL_RATE_WINDOW
+ * (many packets at high rates, one at low ones) and smoothed with weight
+ * 1/2^CODEL_RATE_EWMA_SHIFT, so a step in the rate is followed within
+ * a few windows and one late departure moves it by an eighth.
+ */
+#define CODEL_RATE_WINDOW	((codel_time_t)(2000000 >> CODEL_SHIFT)) /* 2 ms */
+#define CODEL_RATE_EWMA_SHIFT	3
+/* CODEL_TIME_MAX_US in codel time: no time in effect exceeds it. */
+#define CODEL_TIME_MAX		((codel_time_t)((CODEL_TIME_MAX_US * 1000ULL) >> CODEL_SHIFT))
+
+/**
+ * struct codel_rate - the drain rate of a queue, as the time one MTU takes
+ * @last:	when the last packet left
+ * @last_len:	its length in bytes
+ * @busy:	service time summed in the current window
+ * @bytes:	bytes served in that time (at 1 Tbit/s a window holds
+ *		250 MB: a u32 is enough)
+ * @mtu_time:	smoothed time one MTU takes to leave; 0 until measured
+ * @backlogged:	packets stayed queued when the last one left: the time
+ *		until the next departure is service time, not idle time
+ */
+struct codel_rate {
+	codel_time_t	last;
+	u32		last_len;
+	codel_time_t	busy;
+	u32		bytes;
+	codel_time_t	mtu_time;
+	bool		backlogged;
+};
+
+static inline void codel_rate_init(struct codel_rate *r)
+{
+	*r = (struct codel_rate){ 0 };
+}
+
+/**
+ * codel_rate_departure() - account a packet that leaves the queue
+ * @r:		the estimator
+ * @now:	the time it leaves
+ * @len:	its length in bytes
+ * @backlogged:	packets remain queued behind it
+ * @mtu:	the MTU whose transmission time is estimated
+ *
+ * Return: true when a window closed and @r->mtu_time was updated.
+ */
+static inline bool codel_rate_departure(struct codel_rate *r,
+					codel_time_t now, u32 len,
+					bool backlogged, u32 mtu)
+{
+	bool updated = false;
+
+	if (r->backlogged) {
+		codel_tdiff_t gap = (codel_tdiff_t)(now - r->last);
+
+		/* A gap of 2^31 units or more is capped by the sample below. */
+		r->busy += gap > 0 ? (codel_time_t)gap : 0;
+		r->bytes += r->last_len;
+		if (r->busy >= CODEL_RATE_WINDOW && r->bytes) {
+			u64 t = div_u64((u64)r->busy * mtu, r->bytes);
+			codel_time_t sample = t < CODEL_TIME_MAX ?
+					      (codel_time_t)t : CODEL_TIME_MAX;
+
+			if (!r->mtu_time)
+				r->mtu_time = sample;
+			else
+				r->mtu_time = r->mtu_time -
+					(r->mtu_time >> CODEL_RATE_EWMA_SHIFT) +
+					(sample >> CODEL_RATE_EWMA_SHIFT);
+			r->busy = 0;
+			r->bytes = 0;
+			updated = true;
+		}
+	}
+	r->last = now;
+	r->last_len = len;
+	r->backlogged = backlogged;
+	return updated;
+}
+
+/* The drain rate in bytes per second, 0 until measured. */
+static inline u64 codel_rate_bytes_per_sec(const struct codel_rate *r, u32 mtu)
+{
+	if (!r->mtu_time)
+		return 0;
+	return div_u64(((u64)mtu * 1000000000ULL) >> CODEL_SHIFT, r->mtu_time);
+}
+
+/**
+ * codel_rate_adapt() - the target and interval in effect
+ * @r:		the estimator
+ * @target:	the configured target, the floor
+ * @interval:	the configured interval
+ * @params:	where the values in effect go (->target, ->interval)
+ *
+ * target = max(@target, 1.5 * mtu_time); the interval grows by as much as
+ * the target did, so that the time CoDel waits above target before it
+ * drops stays the configured interval beyond one packet's transmission.
+ */
+static inline void codel_rate_adapt(const struct codel_rate *r,
+				    codel_time_t target, codel_time_t interval,
+				    struct codel_params *params)
+{
+	u64 t = (u64)r->mtu_time + (r->mtu_time >> 1);
+	u64 i;
+
+	if (t <= target) {
+		params->target = target;
+		params->interval = interval;
+		return;
+	}
+	if (t > CODEL_TIME_MAX)
+		t = CODEL_TIME_MAX;
+	i = (u64)interval + (t - target);
+	params->target = (codel_time_t)t;
+	params->interval = i < CODEL_TIME_MAX ? (codel_time_t)i : CODEL_TIME_MAX;
+}
+
 #endif /* _SCH_CODEL_CORE_H */

@@ -36,6 +36,10 @@ struct pktq {
 	u32			events[CODEL_EV_DROPPING_EXIT + 1];
 	u32			drops_reported;	/* ops->drop() calls */
 	u64			delivered_hist[CODEL_HIST_BUCKETS]; /* ops->delivered() */
+	/* adaptive_target, as the qdiscs run it: the configured values */
+	bool			adaptive;
+	codel_time_t		cfg_target, cfg_interval;
+	struct codel_rate	rate;
 };
 
 static struct sk_buff *pktq_pop(void *ctx)
@@ -124,6 +128,15 @@ static inline void pktq_init(struct pktq *q, u32 limit, u32 mtu)
 	q->dropped_tail = &q->dropped;
 	codel_params_init(&q->params, mtu);
 	codel_vars_init(&q->vars);
+	codel_rate_init(&q->rate);
+}
+
+/* Turn adaptive_target on, the current target and interval the floor. */
+static inline void pktq_adaptive(struct pktq *q)
+{
+	q->adaptive = true;
+	q->cfg_target = q->params.target;
+	q->cfg_interval = q->params.interval;
 }
 
 /* Enqueue a new packet (ids count up from 0); NULL when over the limit. */
@@ -165,6 +178,11 @@ static inline struct sk_buff *pktq_dequeue(struct pktq *q, codel_time_t now)
 
 	skb = codel_serve(q, skb, now, &q->backlog, &q->params, &q->vars,
 			  &q->stats, &pktq_ops);
+	if (skb && q->adaptive &&
+	    codel_rate_departure(&q->rate, now, skb->len, q->qlen > 0,
+				 q->params.mtu))
+		codel_rate_adapt(&q->rate, q->cfg_target, q->cfg_interval,
+				 &q->params);
 	q->stats.drop_count = 0;
 	q->stats.drop_len = 0;
 	return skb;

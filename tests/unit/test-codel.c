@@ -549,6 +549,147 @@ static void events_match_counters(void)
 	pktq_destroy(&q);
 }
 
+/*
+ * adaptive_target's estimator at a constant rate.  256 kbit/s: a 1514-byte
+ * frame takes 47.3125 ms = 46203 codel units (>> 10, floored); each
+ * departure while backlogged closes a window (46203 >= 1953, 2 ms), the
+ * first sample is taken as it is.  target = 46203 + 46203 / 2 = 69304
+ * (70.97 ms); interval = 97656 + 69304 - 4882 = 162078 (165.97 ms).
+ * 10 Mbit/s: 1.2112 ms = 1182 units a frame, 1.5 x 1182 = 1773 < 4882:
+ * the configured 5 ms and 100 ms stay.
+ */
+static void rate_estimate_constant_rate(void)
+{
+	struct codel_params p;
+	struct codel_rate r;
+	codel_time_t t = 0xffff0000U;	/* across the wrap, too */
+	bool updated = false;
+
+	codel_params_init(&p, 1514);
+	codel_rate_init(&r);
+	for (int i = 0; i < 4; i++, t += 46203)
+		updated = codel_rate_departure(&r, t, 1514, true, 1514);
+	EXPECT(updated && r.mtu_time == 46203, "mtu_time %u", r.mtu_time);
+	codel_rate_adapt(&r, 4882, 97656, &p);
+	EXPECT(p.target == 69304 && p.interval == 162078, "target %u interval %u",
+	       p.target, p.interval);
+
+	codel_rate_init(&r);
+	for (int i = 0; i < 8; i++, t += 1182)
+		codel_rate_departure(&r, t, 1514, true, 1514);
+	EXPECT(r.mtu_time == 1182, "mtu_time %u", r.mtu_time);
+	codel_rate_adapt(&r, 4882, 97656, &p);
+	EXPECT(p.target == 4882 && p.interval == 97656, "target %u interval %u",
+	       p.target, p.interval);
+}
+
+/*
+ * Idle time is not service time: a departure that left the queue empty
+ * starts no measurement, however long the next one takes; and a stall of
+ * the parent caps at CODEL_TIME_MAX, the largest target in effect, with
+ * the interval capped there too.
+ */
+static void rate_estimate_ignores_idle(void)
+{
+	struct codel_params p;
+	struct codel_rate r;
+	codel_time_t t = 1000;
+
+	codel_params_init(&p, 1514);
+	codel_rate_init(&r);
+	for (int i = 0; i < 100; i++, t += 10000000)	/* ~10 s apart */
+		EXPECT(!codel_rate_departure(&r, t, 1514, false, 1514),
+		       "departure %d updated the estimate", i);
+	EXPECT(r.mtu_time == 0 && r.busy == 0, "mtu_time %u busy %u",
+	       r.mtu_time, r.busy);
+
+	/* 256 kbit/s, then 20 s of idle link: unchanged. */
+	for (int i = 0; i < 3; i++, t += 46203)
+		codel_rate_departure(&r, t, 1514, i < 2, 1514);
+	t += 19531250;
+	EXPECT(!codel_rate_departure(&r, t, 1514, true, 1514) &&
+	       r.mtu_time == 46203, "mtu_time %u", r.mtu_time);
+
+	/* A parent that stops for 2000 s: one capped sample, an eighth. */
+	codel_rate_init(&r);
+	codel_rate_departure(&r, t, 1514, true, 1514);
+	t += 1953125000;
+	codel_rate_departure(&r, t, 1514, true, 1514);
+	EXPECT(r.mtu_time == CODEL_TIME_MAX, "mtu_time %u", r.mtu_time);
+	codel_rate_adapt(&r, 4882, 97656, &p);
+	EXPECT(p.target == CODEL_TIME_MAX && p.interval == CODEL_TIME_MAX,
+	       "target %u interval %u", p.target, p.interval);
+}
+
+/*
+ * A step in the rate is followed at 1/8 a window: 10 Mbit/s (1182 units a
+ * frame, 2 frames a window: 41 departures are 20 windows, none left open)
+ * to 256 kbit/s (46203, one a window): after k windows mtu_time =
+ * 46203 - 45021 * (7/8)^k, less under a unit of rounding a window: k = 32
+ * gives 45575 - 32 or more (98.6 %).  Back at 10 Mbit/s it is 1182 +
+ * 44393 * (7/8)^k: 4254 after 20 windows (40 frames), target 6381 > 4882;
+ * 2984 after 24 (48 frames), target 4476 (+ 24 of rounding) < 4882, the
+ * configured 5 ms and 100 ms again.
+ */
+static void rate_estimate_follows_steps(void)
+{
+	struct codel_params p;
+	struct codel_rate r;
+	codel_time_t t = 0;
+	int i;
+
+	codel_params_init(&p, 1514);
+	codel_rate_init(&r);
+	for (i = 0; i < 41; i++)
+		codel_rate_departure(&r, t += 1182, 1514, true, 1514);
+	EXPECT(r.mtu_time == 1182 && r.busy == 0, "mtu_time %u busy %u",
+	       r.mtu_time, r.busy);
+	for (i = 0; i < 32; i++)
+		codel_rate_departure(&r, t += 46203, 1514, true, 1514);
+	EXPECT(r.mtu_time >= 45575 - 32 && r.mtu_time <= 46203, "mtu_time %u",
+	       r.mtu_time);
+	for (i = 0; i < 40; i++)
+		codel_rate_departure(&r, t += 1182, 1514, true, 1514);
+	codel_rate_adapt(&r, 4882, 97656, &p);
+	EXPECT(p.target > 4882, "target %u after 20 windows", p.target);
+	for (; i < 48; i++)
+		codel_rate_departure(&r, t += 1182, 1514, true, 1514);
+	codel_rate_adapt(&r, 4882, 97656, &p);
+	EXPECT(p.target == 4882 && p.interval == 97656,
+	       "target %u interval %u after 24 windows", p.target, p.interval);
+}
+
+/*
+ * The point of it: 1000-byte packets on a 256 kbit/s link (31.25 ms each),
+ * two standing behind the one leaving, so after each pop 2000 bytes stay
+ * (more than the 1514-byte MTU guard) and the head waited 2 x 31.25 ms +
+ * 1 ms = 63.5 ms.  Fixed target: 63.5 >= 5 ms for a whole interval, so
+ * CoDel drops.  Adaptive: one MTU takes 47.3 ms here, target 71 ms >
+ * 63.5 ms, no drop; the first departures are measured before the first
+ * interval (100 ms) ends, so even the configured 5 ms never drops.
+ */
+static void adaptive_target_spares_slow_link(void)
+{
+	struct pktq q;
+	struct run r;
+
+	setup(&q);
+	drive(&q, &r, 0, 2, 31250 * US, 31250 * US, 1 * MS, 10000 * MS, 1000,
+	      ECN_NOT_ECT);
+	EXPECT(r.drops > 0, "fixed target: no drop");
+	pktq_destroy(&q);
+
+	setup(&q);
+	pktq_adaptive(&q);
+	drive(&q, &r, 0, 2, 31250 * US, 31250 * US, 1 * MS, 10000 * MS, 1000,
+	      ECN_NOT_ECT);
+	EXPECT(r.drops == 0 && r.delivered > 300, "adaptive: %u drops, %u delivered",
+	       r.drops, r.delivered);
+	EXPECT(q.params.target >= 69304 - 3 && q.params.target <= 69304 + 3,
+	       "target in effect %u", q.params.target);
+	pktq_destroy(&q);
+}
+
 static const struct tap_case cases[] = {
 	{ "codel_newton_step_tracks_inv_sqrt", newton_step_tracks_inv_sqrt },
 	{ "codel_newton_step_after_count_reset", newton_step_after_count_reset },
@@ -568,6 +709,10 @@ static const struct tap_case cases[] = {
 	{ "codel_sojourn_histogram", sojourn_histogram },
 	{ "codel_ce_threshold_selector", ce_threshold_selector },
 	{ "codel_events_match_counters", events_match_counters },
+	{ "codel_rate_estimate_constant_rate", rate_estimate_constant_rate },
+	{ "codel_rate_estimate_ignores_idle", rate_estimate_ignores_idle },
+	{ "codel_rate_estimate_follows_steps", rate_estimate_follows_steps },
+	{ "codel_adaptive_target_spares_slow_link", adaptive_target_spares_slow_link },
 };
 
 int main(void)
