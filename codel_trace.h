@@ -87,6 +87,26 @@ TRACE_EVENT_CONDITION(codel_dequeue_drops,
 				__entry->peek)
 );
 
+/* adaptive_target: the target and interval in effect changed. */
+TRACE_EVENT(codel_target,
+	    TP_PROTO(const struct Qdisc *sch, const struct codel_params *params,
+		     u64 drain_rate),
+	    TP_ARGS(sch, params, drain_rate),
+	    TP_STRUCT__entry(__array(char, dev, IFNAMSIZ)
+			     __field(u32, handle)
+			     __field(u32, target_us)
+			     __field(u32, interval_us)
+			     __field(u64, drain_rate)),
+	    TP_fast_assign(strscpy(__entry->dev, qdisc_dev(sch)->name, IFNAMSIZ);
+			   __entry->handle = sch->handle;
+			   __entry->target_us = codel_time_to_us(params->target);
+			   __entry->interval_us = codel_time_to_us(params->interval);
+			   __entry->drain_rate = drain_rate;),
+	    TP_printk("dev=%s handle=%x: target_us=%u interval_us=%u drain_rate=%llu",
+		      __entry->dev, __entry->handle >> 16, __entry->target_us,
+		      __entry->interval_us, __entry->drain_rate)
+);
+
 TRACE_DEFINE_ENUM(CODEL_DROP_OVERLIMIT);
 TRACE_DEFINE_ENUM(CODEL_DROP_CONGESTED);
 TRACE_DEFINE_ENUM(CODEL_DROP_TRIM);

@@ -75,6 +75,12 @@ enum {
 	 * pass it is dropped at enqueue.  Default 32 MB.
 	 */
 	TCA_CODEL_EXT_MEMORY_LIMIT,
+	/*
+	 * u32 0/1: target and interval follow the drain rate the qdisc
+	 * measures (target = max(target, 1.5 x one MTU's time at that rate),
+	 * interval grown by as much); the configured values are the floor.
+	 */
+	TCA_CODEL_EXT_ADAPTIVE_TARGET,
 	__TCA_CODEL_EXT_MAX
 };
 
@@ -106,6 +112,11 @@ struct tc_codel_xstats_ext {
 	__u64	sojourn_sum_ns;	  /* sum of sojourn_hist's packets' sojourn
 				   * times, ns (in 1024 ns steps)
 				   */
+	__u64	drain_rate;	  /* bytes/s measured (adaptive_target), 0
+				   * until measured
+				   */
+	__u32	target_us;	  /* target in effect */
+	__u32	interval_us;	  /* interval in effect */
 };
 
 /*
@@ -179,6 +190,7 @@ enum {
 	TCA_FQ_CODEL_EXT_SPLIT_GSO,	    /* u32 0/1: segment GSO packets at enqueue */
 	TCA_FQ_CODEL_EXT_CE_THRESHOLD_OFF, /* flag: switch ce_threshold off */
 	TCA_FQ_CODEL_EXT_HASH_HEADERS,	    /* u32 0/1: hash each packet's headers */
+	TCA_FQ_CODEL_EXT_ADAPTIVE_TARGET,   /* u32 0/1: as TCA_CODEL_EXT_'s */
 	__TCA_FQ_CODEL_EXT_MAX
 };
 
@@ -204,6 +216,9 @@ struct tc_fq_codel_xstats_ext {
 	__u64	sojourn_sum_ns;	  /* sum of sojourn_hist's packets' sojourn
 				   * times, ns (in 1024 ns steps)
 				   */
+	__u64	drain_rate;	  /* as tc_codel_xstats_ext's */
+	__u32	target_us;	  /* target in effect */
+	__u32	interval_us;	  /* interval in effect */
 };
 
 /*

@@ -137,9 +137,14 @@
  * @memory_limit: most memory_usage may reach, bytes
  * @split_gso:	segment GSO packets at enqueue, so that CoDel measures and
  *		drops MTU-sized packets (docs/observability.md, "split_gso")
+ * @adaptive:	adaptive_target: @params's target and interval follow
+ *		@rate, the configured ones the floor (codel_rate_adapt())
  * @drop_overlimit: packets tail-dropped at enqueue over sch->limit
  * @stats:	algorithm counters
  * @drop_overmemory: packets dropped at enqueue over memory_limit
+ * @cfg_target:	the configured target; @params.target is the one in effect
+ * @cfg_interval: the configured interval, likewise
+ * @rate:	the drain rate, measured while @adaptive is on
  *
  * What enqueue reads and dequeue keeps (all but the drop counters) fills
  * the first 64 bytes; @stats begins the second, with the counters every
@@ -151,9 +156,13 @@ struct codel_sched_data {
 	u32			memory_usage;
 	u32			memory_limit;
 	bool			split_gso;
+	bool			adaptive;
 	u32			drop_overlimit;
 	struct codel_stats	stats;
 	u64			drop_overmemory;
+	codel_time_t		cfg_target;
+	codel_time_t		cfg_interval;
+	struct codel_rate	rate;
 };
 
 struct codel_skb_cb {
@@ -274,6 +283,28 @@ static __always_inline struct sk_buff *codel_serve_empty(struct Qdisc *sch)
 }
 
 /*
+ * adaptive_target: @skb leaves now.  A window of service time that closes
+ * sets the target and interval in effect; the event is emitted only when
+ * they change, so a fast link (always the configured floor) emits none.
+ */
+static noinline void codel_adapt(struct Qdisc *sch, const struct sk_buff *skb,
+				 codel_time_t now)
+{
+	struct codel_sched_data *q = qdisc_priv(sch);
+	codel_time_t target = q->params.target;
+	codel_time_t interval = q->params.interval;
+
+	if (!codel_rate_departure(&q->rate, now, qdisc_pkt_len(skb),
+				  sch->q.qlen > 0, q->params.mtu))
+		return;
+	codel_rate_adapt(&q->rate, q->cfg_target, q->cfg_interval, &q->params);
+	if (q->params.target != target || q->params.interval != interval)
+		trace_codel_target(sch, &q->params,
+				   codel_rate_bytes_per_sec(&q->rate,
+							    q->params.mtu));
+}
+
+/*
  * Serve @skb, just taken off the head, for a dequeue (@peek false) or a
  * peek; the caller reports this call's drops.  Inlined into both, so that
  * @peek is a constant and dequeue pays no call for it.
@@ -283,11 +314,15 @@ static __always_inline struct sk_buff *codel_serve_head(struct Qdisc *sch,
 							bool peek)
 {
 	struct codel_sched_data *q = qdisc_priv(sch);
+	codel_time_t now = codel_now();
 
-	skb = codel_serve(sch, skb, codel_now(), &sch->qstats.backlog,
+	skb = codel_serve(sch, skb, now, &sch->qstats.backlog,
 			  &q->params, &q->vars, &q->stats, &codel_qdisc_pkt_ops);
-	if (skb)
+	if (skb) {
 		qdisc_bstats_update(sch, skb);
+		if (unlikely(q->adaptive))
+			codel_adapt(sch, skb, now);
+	}
 	/* Tested first: disabled, the event loads nothing. */
 	if (trace_codel_dequeue_drops_enabled())
 		trace_codel_dequeue_drops(sch, q->stats.drop_count,
@@ -485,6 +520,7 @@ static const struct nla_policy codel_ext_policy[TCA_CODEL_EXT_MAX + 1] = {
 	[TCA_CODEL_EXT_CE_THRESHOLD_OFF]	= { .type = NLA_FLAG },
 	[TCA_CODEL_EXT_MEMORY_LIMIT]		= NLA_POLICY_FULL_RANGE(NLA_U32,
 								&codel_memory_range),
+	[TCA_CODEL_EXT_ADAPTIVE_TARGET]		= NLA_POLICY_MAX(NLA_U32, 1),
 };
 
 static const struct codel_nl_range_msg codel_range_msgs[] = {
@@ -496,6 +532,8 @@ static const struct codel_nl_range_msg codel_range_msgs[] = {
 	{ &codel_ext_policy[TCA_CODEL_EXT_SPLIT_GSO], "codel: split_gso must be 0 or 1" },
 	{ &codel_ext_policy[TCA_CODEL_EXT_MEMORY_LIMIT],
 	  "codel: memory_limit must be from 1 byte to 2GB" },
+	{ &codel_ext_policy[TCA_CODEL_EXT_ADAPTIVE_TARGET],
+	  "codel: adaptive_target must be 0 or 1" },
 };
 
 static const struct codel_nl_desc codel_nl = {
@@ -523,6 +561,24 @@ static struct sk_buff *codel_take_oldest(struct Qdisc *sch)
 	if (skb_queue_len(&sch->gso_skb))
 		return codel_take_peeked(sch);
 	return codel_fifo_pop(sch);
+}
+
+/*
+ * The target and interval in effect: the configured ones, raised by
+ * adaptive_target as far as the measured rate asks.  Under the tree lock.
+ */
+static void codel_set_in_effect(struct codel_sched_data *q)
+{
+	struct codel_params p = q->params;
+
+	if (q->adaptive) {
+		codel_rate_adapt(&q->rate, q->cfg_target, q->cfg_interval, &p);
+	} else {
+		p.target = q->cfg_target;
+		p.interval = q->cfg_interval;
+	}
+	WRITE_ONCE(q->params.target, p.target);
+	WRITE_ONCE(q->params.interval, p.interval);
 }
 
 static int codel_change(struct Qdisc *sch, struct nlattr *opt,
@@ -557,11 +613,20 @@ static int codel_change(struct Qdisc *sch, struct nlattr *opt,
 
 	WRITE_ONCE(q->params.mtu, codel_mtu_guard(sch));
 	if (tb[TCA_CODEL_TARGET])
-		WRITE_ONCE(q->params.target,
+		WRITE_ONCE(q->cfg_target,
 			   codel_us_to_time(nla_get_u32(tb[TCA_CODEL_TARGET])));
 	if (tb[TCA_CODEL_INTERVAL])
-		WRITE_ONCE(q->params.interval,
+		WRITE_ONCE(q->cfg_interval,
 			   codel_us_to_time(nla_get_u32(tb[TCA_CODEL_INTERVAL])));
+	if (ext[TCA_CODEL_EXT_ADAPTIVE_TARGET]) {
+		bool on = nla_get_u32(ext[TCA_CODEL_EXT_ADAPTIVE_TARGET]);
+
+		/* Measured afresh once on: the link may have changed. */
+		if (on != q->adaptive)
+			codel_rate_init(&q->rate);
+		WRITE_ONCE(q->adaptive, on);
+	}
+	codel_set_in_effect(q);
 	if (tb[TCA_CODEL_CE_THRESHOLD])
 		WRITE_ONCE(q->params.ce_threshold,
 			   codel_us_to_time(nla_get_u32(tb[TCA_CODEL_CE_THRESHOLD])));
@@ -611,6 +676,8 @@ static int codel_init(struct Qdisc *sch, struct nlattr *opt,
 	q->memory_limit = CODEL_DEFAULT_MEMORY_LIMIT;
 	codel_params_init(&q->params, codel_mtu_guard(sch));
 	codel_vars_init(&q->vars);
+	q->cfg_target = q->params.target;
+	q->cfg_interval = q->params.interval;
 
 	if (opt) {
 		int err = codel_change(sch, opt, extack);
@@ -635,10 +702,10 @@ static int codel_dump(struct Qdisc *sch, struct sk_buff *skb)
 		goto nla_put_failure;
 
 	if (nla_put_u32(skb, TCA_CODEL_TARGET,
-			codel_time_to_us(READ_ONCE(q->params.target))) ||
+			codel_time_to_us(READ_ONCE(q->cfg_target))) ||
 	    nla_put_u32(skb, TCA_CODEL_LIMIT, READ_ONCE(sch->limit)) ||
 	    nla_put_u32(skb, TCA_CODEL_INTERVAL,
-			codel_time_to_us(READ_ONCE(q->params.interval))) ||
+			codel_time_to_us(READ_ONCE(q->cfg_interval))) ||
 	    nla_put_u32(skb, TCA_CODEL_ECN, READ_ONCE(q->params.ecn)))
 		goto nla_put_failure;
 
@@ -656,6 +723,8 @@ static int codel_dump(struct Qdisc *sch, struct sk_buff *skb)
 	if (nla_put_u32(skb, TCA_CODEL_EXT_SPLIT_GSO, READ_ONCE(q->split_gso)) ||
 	    nla_put_u32(skb, TCA_CODEL_EXT_MEMORY_LIMIT,
 			READ_ONCE(q->memory_limit)) ||
+	    nla_put_u32(skb, TCA_CODEL_EXT_ADAPTIVE_TARGET,
+			READ_ONCE(q->adaptive)) ||
 	    (mask &&
 	     (nla_put_u8(skb, TCA_CODEL_EXT_CE_THRESHOLD_SELECTOR,
 			 READ_ONCE(q->params.ce_threshold_selector)) ||
@@ -692,6 +761,10 @@ static int codel_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 		.memory_used		= READ_ONCE(q->memory_usage),
 		.sojourn_sum_ns		= READ_ONCE(q->stats.sojourn_sum) <<
 					  CODEL_SHIFT,
+		.drain_rate		= codel_rate_bytes_per_sec(&q->rate,
+								   q->params.mtu),
+		.target_us		= codel_time_to_us(READ_ONCE(q->params.target)),
+		.interval_us		= codel_time_to_us(READ_ONCE(q->params.interval)),
 	};
 	int i;
 
@@ -716,6 +789,8 @@ static void codel_reset(struct Qdisc *sch)
 	qdisc_reset_queue(sch);
 	q->memory_usage = 0;
 	codel_vars_init(&q->vars);
+	/* The link's rate stays measured; the next departure starts no gap. */
+	q->rate.backlogged = false;
 }
 
 static struct Qdisc_ops codel_qdisc_ops __read_mostly = {

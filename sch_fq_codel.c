@@ -111,6 +111,11 @@ struct fq_codel_flow {
  * @stats:	CoDel counters, summed over the flows
  * @drop_overmemory: packets dropped at enqueue while over memory_limit
  * @drop_overlimit: packets dropped at enqueue (limit or memory_limit)
+ * @adaptive:	adaptive_target: @params's target and interval follow @rate,
+ *		the configured ones the floor (sch_codel.c, codel_adapt())
+ * @cfg_target:	the configured target; @params.target is the one in effect
+ * @cfg_interval: the configured interval, likewise
+ * @rate:	the qdisc's drain rate, measured while @adaptive is on
  *
  * Ordered for the per-packet path: the first 64 bytes hold what both
  * enqueue and dequeue touch, the next what one of them reads (flows_cnt,
@@ -132,6 +137,7 @@ struct fq_codel_sched_data {
 	struct codel_params	params;
 	bool			split_gso;
 	bool			hash_headers;
+	bool			adaptive;
 	u32			drop_batch_size;
 	siphash_key_t		perturbation;
 	u64			new_flow_count;
@@ -140,6 +146,9 @@ struct fq_codel_sched_data {
 	struct tcf_block	*block;
 	u64			drop_overmemory;
 	u64			drop_overlimit;
+	codel_time_t		cfg_target;
+	codel_time_t		cfg_interval;
+	struct codel_rate	rate;
 };
 
 /* What a queued packet carries: when it came, what it charged, its flow. */
@@ -580,15 +589,40 @@ static noinline struct sk_buff *fq_codel_take_peeked(struct Qdisc *sch)
 	return skb;
 }
 
+/*
+ * adaptive_target: @skb leaves now (sch_codel.c's codel_adapt(), with the
+ * qdisc's drain rate shared by every flow's CoDel).
+ */
+static noinline void fq_codel_adapt(struct Qdisc *sch,
+				    const struct sk_buff *skb)
+{
+	struct fq_codel_sched_data *q = qdisc_priv(sch);
+	codel_time_t target = q->params.target;
+	codel_time_t interval = q->params.interval;
+
+	if (!codel_rate_departure(&q->rate, fq_codel_now(), qdisc_pkt_len(skb),
+				  sch->q.qlen > 0, q->params.mtu))
+		return;
+	codel_rate_adapt(&q->rate, q->cfg_target, q->cfg_interval, &q->params);
+	if (q->params.target != target || q->params.interval != interval)
+		trace_fq_codel_ext_target(sch, &q->params,
+					  codel_rate_bytes_per_sec(&q->rate,
+								   q->params.mtu));
+}
+
 static struct sk_buff *fq_codel_dequeue(struct Qdisc *sch)
 {
+	struct fq_codel_sched_data *q = qdisc_priv(sch);
 	struct sk_buff *skb;
 
 	if (unlikely(skb_queue_len(&sch->gso_skb)))
 		return fq_codel_take_peeked(sch);
 	skb = fq_codel_serve(sch);
-	if (skb)
+	if (skb) {
 		qdisc_bstats_update(sch, skb);
+		if (unlikely(q->adaptive))
+			fq_codel_adapt(sch, skb);
+	}
 	fq_codel_trace_drops(sch, false);
 	fq_codel_report_drops(sch);
 	return skb;
@@ -600,6 +634,7 @@ static struct sk_buff *fq_codel_dequeue(struct Qdisc *sch)
  */
 static struct sk_buff *fq_codel_peek(struct Qdisc *sch)
 {
+	struct fq_codel_sched_data *q = qdisc_priv(sch);
 	struct sk_buff *skb = skb_peek(&sch->gso_skb);
 
 	if (skb)
@@ -608,6 +643,8 @@ static struct sk_buff *fq_codel_peek(struct Qdisc *sch)
 	fq_codel_trace_drops(sch, true);
 	if (skb) {
 		qdisc_bstats_update(sch, skb);
+		if (unlikely(q->adaptive))
+			fq_codel_adapt(sch, skb);
 		__skb_queue_head(&sch->gso_skb, skb);
 		qdisc_qstats_backlog_inc(sch, skb);
 		sch->q.qlen++;
@@ -675,6 +712,7 @@ static const struct nla_policy fq_codel_ext_policy[TCA_FQ_CODEL_EXT_MAX + 1] = {
 	[TCA_FQ_CODEL_EXT_SPLIT_GSO]		= NLA_POLICY_MAX(NLA_U32, 1),
 	[TCA_FQ_CODEL_EXT_CE_THRESHOLD_OFF]	= { .type = NLA_FLAG },
 	[TCA_FQ_CODEL_EXT_HASH_HEADERS]		= NLA_POLICY_MAX(NLA_U32, 1),
+	[TCA_FQ_CODEL_EXT_ADAPTIVE_TARGET]	= NLA_POLICY_MAX(NLA_U32, 1),
 };
 
 static const struct codel_nl_range_msg fq_codel_range_msgs[] = {
@@ -695,6 +733,8 @@ static const struct codel_nl_range_msg fq_codel_range_msgs[] = {
 	  "fq_codel_ext: split_gso must be 0 or 1" },
 	{ &fq_codel_ext_policy[TCA_FQ_CODEL_EXT_HASH_HEADERS],
 	  "fq_codel_ext: hash_headers must be 0 or 1" },
+	{ &fq_codel_ext_policy[TCA_FQ_CODEL_EXT_ADAPTIVE_TARGET],
+	  "fq_codel_ext: adaptive_target must be 0 or 1" },
 };
 
 static const struct codel_nl_desc fq_codel_nl = {
@@ -792,6 +832,21 @@ static void fq_codel_trim(struct Qdisc *sch)
 		qdisc_tree_reduce_backlog(sch, pkts, bytes);
 }
 
+/* The target and interval in effect (sch_codel.c, codel_set_in_effect()). */
+static void fq_codel_set_in_effect(struct fq_codel_sched_data *q)
+{
+	struct codel_params p = q->params;
+
+	if (q->adaptive) {
+		codel_rate_adapt(&q->rate, q->cfg_target, q->cfg_interval, &p);
+	} else {
+		p.target = q->cfg_target;
+		p.interval = q->cfg_interval;
+	}
+	WRITE_ONCE(q->params.target, p.target);
+	WRITE_ONCE(q->params.interval, p.interval);
+}
+
 static int fq_codel_change(struct Qdisc *sch, struct nlattr *opt,
 			   struct netlink_ext_ack *extack)
 {
@@ -821,7 +876,7 @@ static int fq_codel_change(struct Qdisc *sch, struct nlattr *opt,
 
 	sch_tree_lock(sch);
 	if (tb[TCA_FQ_CODEL_TARGET])
-		WRITE_ONCE(q->params.target,
+		WRITE_ONCE(q->cfg_target,
 			   fq_codel_get_time(tb[TCA_FQ_CODEL_TARGET]));
 	if (tb[TCA_FQ_CODEL_CE_THRESHOLD])
 		WRITE_ONCE(q->params.ce_threshold,
@@ -831,7 +886,7 @@ static int fq_codel_change(struct Qdisc *sch, struct nlattr *opt,
 	WRITE_ONCE(q->params.ce_threshold_selector, selector);
 	WRITE_ONCE(q->params.ce_threshold_mask, mask);
 	if (tb[TCA_FQ_CODEL_INTERVAL])
-		WRITE_ONCE(q->params.interval,
+		WRITE_ONCE(q->cfg_interval,
 			   fq_codel_get_time(tb[TCA_FQ_CODEL_INTERVAL]));
 	if (tb[TCA_FQ_CODEL_LIMIT])
 		WRITE_ONCE(sch->limit, nla_get_u32(tb[TCA_FQ_CODEL_LIMIT]));
@@ -852,6 +907,15 @@ static int fq_codel_change(struct Qdisc *sch, struct nlattr *opt,
 	if (ext[TCA_FQ_CODEL_EXT_HASH_HEADERS])
 		WRITE_ONCE(q->hash_headers,
 			   !!nla_get_u32(ext[TCA_FQ_CODEL_EXT_HASH_HEADERS]));
+	if (ext[TCA_FQ_CODEL_EXT_ADAPTIVE_TARGET]) {
+		bool on = nla_get_u32(ext[TCA_FQ_CODEL_EXT_ADAPTIVE_TARGET]);
+
+		/* Measured afresh once on: the link may have changed. */
+		if (on != q->adaptive)
+			codel_rate_init(&q->rate);
+		WRITE_ONCE(q->adaptive, on);
+	}
+	fq_codel_set_in_effect(q);
 	if (q->flows)
 		fq_codel_trim(sch);
 	sch_tree_unlock(sch);
@@ -885,6 +949,8 @@ static int fq_codel_init(struct Qdisc *sch, struct nlattr *opt,
 	get_random_bytes(&q->perturbation, sizeof(q->perturbation));
 	codel_params_init(&q->params, mtu);
 	q->params.ecn = true;
+	q->cfg_target = q->params.target;
+	q->cfg_interval = q->params.interval;
 
 	if (opt) {
 		err = fq_codel_change(sch, opt, extack);
@@ -926,10 +992,10 @@ static int fq_codel_dump(struct Qdisc *sch, struct sk_buff *skb)
 		goto nla_put_failure;
 
 	if (nla_put_u32(skb, TCA_FQ_CODEL_TARGET,
-			codel_time_to_us(READ_ONCE(q->params.target))) ||
+			codel_time_to_us(READ_ONCE(q->cfg_target))) ||
 	    nla_put_u32(skb, TCA_FQ_CODEL_LIMIT, READ_ONCE(sch->limit)) ||
 	    nla_put_u32(skb, TCA_FQ_CODEL_INTERVAL,
-			codel_time_to_us(READ_ONCE(q->params.interval))) ||
+			codel_time_to_us(READ_ONCE(q->cfg_interval))) ||
 	    nla_put_u32(skb, TCA_FQ_CODEL_ECN, READ_ONCE(q->params.ecn)) ||
 	    nla_put_u32(skb, TCA_FQ_CODEL_QUANTUM, READ_ONCE(q->quantum)) ||
 	    nla_put_u32(skb, TCA_FQ_CODEL_DROP_BATCH_SIZE,
@@ -954,7 +1020,9 @@ static int fq_codel_dump(struct Qdisc *sch, struct sk_buff *skb)
 	if (!ext ||
 	    nla_put_u32(skb, TCA_FQ_CODEL_EXT_SPLIT_GSO, READ_ONCE(q->split_gso)) ||
 	    nla_put_u32(skb, TCA_FQ_CODEL_EXT_HASH_HEADERS,
-			READ_ONCE(q->hash_headers)))
+			READ_ONCE(q->hash_headers)) ||
+	    nla_put_u32(skb, TCA_FQ_CODEL_EXT_ADAPTIVE_TARGET,
+			READ_ONCE(q->adaptive)))
 		goto nla_put_failure;
 	nla_nest_end(skb, ext);
 
@@ -999,6 +1067,9 @@ static int fq_codel_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.new_flow_count = q->new_flow_count;
 	st.codel_drops = q->codel_drops;
 	st.sojourn_sum_ns = q->stats.sojourn_sum << CODEL_SHIFT;
+	st.drain_rate = codel_rate_bytes_per_sec(&q->rate, q->params.mtu);
+	st.target_us = codel_time_to_us(q->params.target);
+	st.interval_us = codel_time_to_us(q->params.interval);
 	sch_tree_unlock(sch);
 
 	return gnet_stats_copy_app(d, &st, sizeof(st));

@@ -61,7 +61,8 @@ static void explain(void)
 		"		 [ ce_threshold_selector VALUE/MASK ]\n"
 		"		 [ no_ce_threshold_selector ]\n"
 		"		 [ split_gso | no_split_gso ]\n"
-		"		 [ memory_limit BYTES ]\n");
+		"		 [ memory_limit BYTES ]\n"
+		"		 [ adaptive_target | no_adaptive_target ]\n");
 }
 
 /* The out-of-tree module's default memory_limit: not printed when set. */
@@ -132,6 +133,7 @@ static int codel_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	bool no_ce_threshold = false;
 	bool no_selector = false;
 	int split_gso = -1;
+	int adaptive = -1;
 	bool have_memory = false;
 	unsigned int memory = 0;
 	const char *ext_option = NULL;
@@ -204,6 +206,12 @@ static int codel_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		} else if (strcmp(*argv, "no_split_gso") == 0) {
 			ext_option = *argv;
 			split_gso = 0;
+		} else if (strcmp(*argv, "adaptive_target") == 0) {
+			ext_option = *argv;
+			adaptive = 1;
+		} else if (strcmp(*argv, "no_adaptive_target") == 0) {
+			ext_option = *argv;
+			adaptive = 0;
 		} else if (strcmp(*argv, "ecn") == 0) {
 			ecn = 1;
 		} else if (strcmp(*argv, "noecn") == 0) {
@@ -244,7 +252,7 @@ static int codel_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	 * what stock tc accepts is sent exactly as stock tc sends it.
 	 */
 	if (ce_threshold_selector != 0xFF || no_selector || no_ce_threshold ||
-	    split_gso != -1 || have_memory) {
+	    split_gso != -1 || have_memory || adaptive != -1) {
 		char why[400];
 
 		if (codel_intree_in_effect(why, sizeof(why))) {
@@ -271,6 +279,8 @@ static int codel_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				  sizeof(split_gso));
 		if (have_memory)
 			addattr32(n, 1024, TCA_CODEL_EXT_MEMORY_LIMIT, memory);
+		if (adaptive != -1)
+			addattr32(n, 1024, TCA_CODEL_EXT_ADAPTIVE_TARGET, adaptive);
 		addattr_nest_end(n, ext);
 	}
 
@@ -439,6 +449,14 @@ static int codel_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 			print_string(PRINT_FP, NULL, "memory_limit %s ",
 				     sprint_size(memory, b1));
 	}
+	if (ext[TCA_CODEL_EXT_ADAPTIVE_TARGET] &&
+	    RTA_PAYLOAD(ext[TCA_CODEL_EXT_ADAPTIVE_TARGET]) >= sizeof(__u32)) {
+		bool adaptive = rta_getattr_u32(ext[TCA_CODEL_EXT_ADAPTIVE_TARGET]);
+
+		print_bool(PRINT_JSON, "adaptive_target", NULL, adaptive);
+		if (adaptive)
+			print_string(PRINT_FP, NULL, "%s ", "adaptive_target");
+	}
 
 	return 0;
 }
@@ -448,7 +466,7 @@ static int codel_print_xstats(struct qdisc_util *qu, FILE *f,
 {
 	struct tc_codel_xstats_ext _ext = {}, *ext = &_ext;
 	struct tc_codel_xstats *st;
-	bool extended, memory, sum;
+	bool extended, memory, sum, in_effect;
 	size_t len;
 
 	SPRINT_BUF(b1);
@@ -463,7 +481,8 @@ static int codel_print_xstats(struct qdisc_util *qu, FILE *f,
 	memcpy(&_ext, RTA_DATA(xstats), len < sizeof(_ext) ? len : sizeof(_ext));
 	extended = len >= offsetof(struct tc_codel_xstats_ext, drop_overmemory);
 	memory = len >= offsetof(struct tc_codel_xstats_ext, sojourn_sum_ns);
-	sum = len >= sizeof(_ext);
+	sum = len >= offsetof(struct tc_codel_xstats_ext, drain_rate);
+	in_effect = len >= sizeof(_ext);
 	st = &ext->base;
 
 	print_uint(PRINT_ANY, "count", "  count %u", st->count);
@@ -515,6 +534,21 @@ static int codel_print_xstats(struct qdisc_util *qu, FILE *f,
 		if (sum)
 			print_u64(PRINT_JSON, "sojourn_sum_ns", NULL,
 				  ext->sojourn_sum_ns);
+	}
+	/* adaptive_target's, in bytes/s and us; the text once measured. */
+	if (in_effect) {
+		print_u64(PRINT_JSON, "drain_rate", NULL, ext->drain_rate);
+		print_uint(PRINT_JSON, "target_in_effect", NULL, ext->target_us);
+		print_uint(PRINT_JSON, "interval_in_effect", NULL,
+			   ext->interval_us);
+	}
+	if (in_effect && ext->drain_rate) {
+		print_nl();
+		tc_print_rate(PRINT_FP, NULL, "  drain_rate %s", ext->drain_rate);
+		print_string(PRINT_FP, NULL, " target_in_effect %s",
+			     sprint_time(ext->target_us, b1));
+		print_string(PRINT_FP, NULL, " interval_in_effect %s",
+			     sprint_time(ext->interval_us, b1));
 	}
 
 	return 0;

@@ -28,7 +28,8 @@ static void explain(void)
 		"		[ ce_threshold_selector VALUE/MASK ]\n"
 		"		[ drop_batch SIZE ]\n"
 		"		[ split_gso | no_split_gso ]\n"
-		"		[ hash_headers | no_hash_headers ]\n");
+		"		[ hash_headers | no_hash_headers ]\n"
+		"		[ adaptive_target | no_adaptive_target ]\n");
 }
 
 /* One u32 option: its keyword, attribute, parser and value. */
@@ -60,7 +61,7 @@ static int fq_codel_ext_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	};
 	__u8 selector = 0, mask = 0;
 	bool have_selector = false, no_ce_threshold = false;
-	int ecn = -1, split_gso = -1, hash_headers = -1;
+	int ecn = -1, split_gso = -1, hash_headers = -1, adaptive = -1;
 	struct rtattr *tail, *ext;
 	unsigned int i;
 
@@ -108,6 +109,10 @@ static int fq_codel_ext_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			hash_headers = 1;
 		} else if (strcmp(*argv, "no_hash_headers") == 0) {
 			hash_headers = 0;
+		} else if (strcmp(*argv, "adaptive_target") == 0) {
+			adaptive = 1;
+		} else if (strcmp(*argv, "no_adaptive_target") == 0) {
+			adaptive = 0;
 		} else if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;
@@ -128,7 +133,8 @@ static int fq_codel_ext_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr8(n, 1024, TCA_FQ_CODEL_CE_THRESHOLD_MASK, mask);
 		addattr8(n, 1024, TCA_FQ_CODEL_CE_THRESHOLD_SELECTOR, selector);
 	}
-	if (no_ce_threshold || split_gso != -1 || hash_headers != -1) {
+	if (no_ce_threshold || split_gso != -1 || hash_headers != -1 ||
+	    adaptive != -1) {
 		ext = addattr_nest(n, 1024, TCA_FQ_CODEL_EXT | NLA_F_NESTED);
 		if (no_ce_threshold)
 			addattr_l(n, 1024, TCA_FQ_CODEL_EXT_CE_THRESHOLD_OFF,
@@ -138,6 +144,9 @@ static int fq_codel_ext_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		if (hash_headers != -1)
 			addattr32(n, 1024, TCA_FQ_CODEL_EXT_HASH_HEADERS,
 				  hash_headers);
+		if (adaptive != -1)
+			addattr32(n, 1024, TCA_FQ_CODEL_EXT_ADAPTIVE_TARGET,
+				  adaptive);
 		addattr_nest_end(n, ext);
 	}
 	addattr_nest_end(n, tail);
@@ -225,6 +234,11 @@ static int fq_codel_ext_print_opt(struct qdisc_util *qu, FILE *f,
 		if (v)
 			print_string(PRINT_FP, NULL, "%s ", "hash_headers");
 	}
+	if (get_u32_attr(ext[TCA_FQ_CODEL_EXT_ADAPTIVE_TARGET], &v)) {
+		print_bool(PRINT_JSON, "adaptive_target", NULL, v);
+		if (v)
+			print_string(PRINT_FP, NULL, "%s ", "adaptive_target");
+	}
 	return 0;
 }
 
@@ -291,6 +305,8 @@ static int fq_codel_ext_print_xstats(struct qdisc_util *qu, FILE *f,
 	const struct tc_fq_codel_qd_stats *qs = &ext.base.qdisc_stats;
 	size_t len;
 
+	SPRINT_BUF(b1);
+
 	if (!xstats)
 		return 0;
 	len = RTA_PAYLOAD(xstats);
@@ -338,8 +354,22 @@ static int fq_codel_ext_print_xstats(struct qdisc_util *qu, FILE *f,
 		  ext.codel_drops);
 	print_hist(ext.sojourn_hist);
 	/* JSON only: the text line keeps its shape for scripts that read it. */
-	if (len >= sizeof(ext))
+	if (len >= offsetof(struct tc_fq_codel_xstats_ext, drain_rate))
 		print_u64(PRINT_JSON, "sojourn_sum_ns", NULL, ext.sojourn_sum_ns);
+	if (len < sizeof(ext))
+		return 0;
+	/* adaptive_target's, in bytes/s and us; the text once measured. */
+	print_u64(PRINT_JSON, "drain_rate", NULL, ext.drain_rate);
+	print_uint(PRINT_JSON, "target_in_effect", NULL, ext.target_us);
+	print_uint(PRINT_JSON, "interval_in_effect", NULL, ext.interval_us);
+	if (ext.drain_rate) {
+		print_nl();
+		tc_print_rate(PRINT_FP, NULL, "  drain_rate %s", ext.drain_rate);
+		print_string(PRINT_FP, NULL, " target_in_effect %s",
+			     sprint_time(ext.target_us, b1));
+		print_string(PRINT_FP, NULL, " interval_in_effect %s",
+			     sprint_time(ext.interval_us, b1));
+	}
 	return 0;
 }
 

@@ -28,4 +28,8 @@ struct qdisc_util {
 			 __u32 block_idx, bool *p_has);
 };
 
+/* tc_util.h: a rate in bytes per second, printed in bits */
+void tc_print_rate(enum output_type t, const char *key, const char *fmt,
+		   unsigned long long rate);
+
 #endif /* SCH_CODEL_TC_UTIL_H */

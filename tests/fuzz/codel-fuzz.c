@@ -141,9 +141,9 @@ struct dumped {
 	bool		found;
 	char		kind[16];
 	uint32_t	target, interval, limit, ecn, ce_threshold, split_gso;
-	uint32_t	memory_limit;
+	uint32_t	memory_limit, adaptive;
 	uint8_t		selector, mask;
-	bool		has_ce, has_split, has_selector, has_memory;
+	bool		has_ce, has_split, has_selector, has_memory, has_adaptive;
 	/* fq_codel_ext's */
 	uint32_t	flows, quantum, drop_batch, hash_headers;
 	bool		has_mask, has_hash;
@@ -179,6 +179,10 @@ static void read_ext(struct rtattr *nest, struct dumped *out)
 		case TCA_CODEL_EXT_MEMORY_LIMIT:
 			out->memory_limit = x;
 			out->has_memory = true;
+			break;
+		case TCA_CODEL_EXT_ADAPTIVE_TARGET:
+			out->adaptive = x;
+			out->has_adaptive = true;
 			break;
 		}
 	}
@@ -227,6 +231,9 @@ static void read_fq_options(struct rtattr *a, struct dumped *out)
 				} else if (e->rta_type == TCA_FQ_CODEL_EXT_HASH_HEADERS) {
 					memcpy(&out->hash_headers, RTA_DATA(e), 4);
 					out->has_hash = true;
+				} else if (e->rta_type == TCA_FQ_CODEL_EXT_ADAPTIVE_TARGET) {
+					memcpy(&out->adaptive, RTA_DATA(e), 4);
+					out->has_adaptive = true;
 				}
 			break;
 		}
@@ -388,20 +395,22 @@ static void check_fq_dump(const struct dev *d, const char *what, const struct du
 	    g->has_memory && g->memory_limit == p->memory_limit &&
 	    g->has_split && g->split_gso == p->split_gso &&
 	    g->has_hash && g->hash_headers == p->hash_headers &&
+	    g->has_adaptive && g->adaptive == p->adaptive &&
 	    g->has_ce == ce && (!ce || g->ce_threshold == time_to_us(p->ce_threshold)) &&
 	    g->has_selector == ce && g->has_mask == ce &&
 	    (!ce || (g->selector == p->selector && g->mask == p->mask)))
 		return;
 	fail("%s %s: dump target %u interval %u limit %u ecn %u flows %u quantum %u batch %u "
-	     "memory %u split %u hash %s%u ce %s%u sel %#x/%#x, model target %u interval %u "
-	     "limit %u ecn %u flows %u quantum %u batch %u memory %u split %u hash %u ce %u "
-	     "sel %#x/%#x",
+	     "memory %u split %u hash %s%u adaptive %s%u ce %s%u sel %#x/%#x, model target %u "
+	     "interval %u limit %u ecn %u flows %u quantum %u batch %u memory %u split %u "
+	     "hash %u adaptive %u ce %u sel %#x/%#x",
 	     d->name, what, g->target, g->interval, g->limit, g->ecn, g->flows, g->quantum,
 	     g->drop_batch, g->memory_limit, g->split_gso, g->has_hash ? "" : "none/",
-	     g->hash_headers, g->has_ce ? "" : "off/",
+	     g->hash_headers, g->has_adaptive ? "" : "none/", g->adaptive,
+	     g->has_ce ? "" : "off/",
 	     g->ce_threshold, g->selector, g->mask, time_to_us(p->target),
 	     time_to_us(p->interval), p->limit, p->ecn, p->flows, p->quantum, p->drop_batch,
-	     p->memory_limit, p->split_gso, p->hash_headers,
+	     p->memory_limit, p->split_gso, p->hash_headers, p->adaptive,
 	     ce ? time_to_us(p->ce_threshold) : 0, p->selector, p->mask);
 }
 
@@ -429,16 +438,19 @@ static void check_dump(const struct dev *d, const char *what)
 	    (g.has_ce && g.ce_threshold != time_to_us(d->p.ce_threshold)) ||
 	    !g.has_split || g.split_gso != d->p.split_gso ||
 	    !g.has_memory || g.memory_limit != d->p.memory_limit ||
+	    !g.has_adaptive || g.adaptive != d->p.adaptive ||
 	    g.has_selector != (d->p.mask != 0) ||
 	    (g.has_selector && (g.selector != d->p.selector || g.mask != d->p.mask)))
 		fail("%s %s: dump target %u interval %u limit %u ecn %u ce %s%u split %u sel %#x/%#x "
-		     "memory %u, model target %u interval %u limit %u ecn %u ce %u split %u "
-		     "sel %#x/%#x memory %u",
+		     "memory %u adaptive %s%u, model target %u interval %u limit %u ecn %u ce %u "
+		     "split %u sel %#x/%#x memory %u adaptive %u",
 		     d->name, what, g.target, g.interval, g.limit, g.ecn, g.has_ce ? "" : "off/",
 		     g.ce_threshold, g.split_gso, g.selector, g.mask, g.memory_limit,
+		     g.has_adaptive ? "" : "none/", g.adaptive,
 		     time_to_us(d->p.target), time_to_us(d->p.interval), d->p.limit, d->p.ecn,
 		     d->p.ce_threshold == DISABLED ? 0 : time_to_us(d->p.ce_threshold),
-		     d->p.split_gso, d->p.selector, d->p.mask, d->p.memory_limit);
+		     d->p.split_gso, d->p.selector, d->p.mask, d->p.memory_limit,
+		     d->p.adaptive);
 }
 
 /* --- frames ---------------------------------------------------------------- */

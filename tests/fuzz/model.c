@@ -304,6 +304,8 @@ static const char *codel_ext_range(uint16_t type, uint32_t x)
 		return "codel: split_gso must be 0 or 1";
 	if (type == TCA_CODEL_EXT_MEMORY_LIMIT && (!x || x > 1u << 31))
 		return "codel: memory_limit must be from 1 byte to 2GB";
+	if (type == TCA_CODEL_EXT_ADAPTIVE_TARGET && x > 1)
+		return "codel: adaptive_target must be 0 or 1";
 	return NULL;
 }
 
@@ -327,7 +329,7 @@ static const struct rules codel_rules = {
 };
 
 /*
- * codel: mainline's types 1..5 and the TCA_CODEL_EXT nest's 1..5; then the
+ * codel: mainline's types 1..5 and the TCA_CODEL_EXT nest's 1..6; then the
  * cross checks (ce_threshold set and off at once, the selector inside its
  * mask), then all applied at once.
  */
@@ -374,6 +376,8 @@ static void codel_build_options(struct nlmsghdr *n, const struct params *old,
 		v->p.split_gso = extp.val[TCA_CODEL_EXT_SPLIT_GSO];
 	if (extp.seen[TCA_CODEL_EXT_MEMORY_LIMIT])
 		v->p.memory_limit = extp.val[TCA_CODEL_EXT_MEMORY_LIMIT];
+	if (extp.seen[TCA_CODEL_EXT_ADAPTIVE_TARGET])
+		v->p.adaptive = extp.val[TCA_CODEL_EXT_ADAPTIVE_TARGET];
 	v->p.selector = selector;
 	v->p.mask = mask;
 }
@@ -425,6 +429,8 @@ static const char *fq_ext_range(uint16_t type, uint32_t x)
 		return "fq_codel_ext: split_gso must be 0 or 1";
 	if (type == TCA_FQ_CODEL_EXT_HASH_HEADERS && x > 1)
 		return "fq_codel_ext: hash_headers must be 0 or 1";
+	if (type == TCA_FQ_CODEL_EXT_ADAPTIVE_TARGET && x > 1)
+		return "fq_codel_ext: adaptive_target must be 0 or 1";
 	return NULL;
 }
 
@@ -454,7 +460,7 @@ static const struct rules fq_rules = {
 /*
  * fq_codel_ext: mainline fq_codel's types 1..11 (u32s, the selector and
  * mask u8s) and its TCA_FQ_CODEL_EXT nest (split_gso, the ce_threshold
- * off-switch, hash_headers); then flows, which only a new qdisc takes (a change may
+ * off-switch, hash_headers, adaptive_target); then flows, which only a new qdisc takes (a change may
  * repeat its value), ce_threshold set and off at once, and the selector
  * (given, kept, or cleared by a mask of 0 sent alone) inside its mask
  * (given, or kept); then all applied at once.
@@ -512,6 +518,8 @@ static void fq_build_options(struct nlmsghdr *n, const struct params *old,
 		v->p.split_gso = extp.val[TCA_FQ_CODEL_EXT_SPLIT_GSO];
 	if (extp.seen[TCA_FQ_CODEL_EXT_HASH_HEADERS])
 		v->p.hash_headers = extp.val[TCA_FQ_CODEL_EXT_HASH_HEADERS];
+	if (extp.seen[TCA_FQ_CODEL_EXT_ADAPTIVE_TARGET])
+		v->p.adaptive = extp.val[TCA_FQ_CODEL_EXT_ADAPTIVE_TARGET];
 	v->p.selector = selector;
 	v->p.mask = mask;
 }

@@ -23,6 +23,7 @@ struct params {			/* as the module stores them */
 	uint32_t ecn;
 	uint32_t split_gso;
 	uint32_t memory_limit;		/* bytes */
+	uint32_t adaptive;		/* adaptive_target */
 	uint8_t selector, mask;
 	/* fq_codel_ext only */
 	uint32_t flows, quantum, drop_batch, hash_headers;

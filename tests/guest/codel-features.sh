@@ -20,6 +20,7 @@ ALL_TESTS="$ALL_TESTS
 	memory_limit_bounds_gso_queue
 	memory_limit_exact_fit_queued
 	xstats_while_dropping_match_trace
+	adaptive_target_follows_link_rate
 "
 
 # udp_burst RATE SECONDS [iperf3 args...]: UDP from near, then wait until
@@ -737,5 +738,141 @@ split_gso_all_segments_over_limit() {
 	check_eq "$1 $4" "4 4" "nothing more queued (codel, TBF)"
 	check_eq "$(($2 - over0))" 24 "codel: one overlimit drop per segment of the 3 packets"
 	check_eq "$(($5 - tdrops0))" 3 "TBF: one drop per refused packet"
+	log_test "$name"
+}
+
+# adaptive_udp RATE SECONDS [LEN]: UDP at RATE from near to a server of
+# its own (one test, then it exits: a server still closing the last test
+# refuses the next); prints far's received bytes per second from the
+# run's third second to its end (the witness of the rate), 0 if the
+# client failed; returns once the qdiscs drained, so that the leaf's
+# values read next are final.
+adaptive_udp() {
+	local b0 b1 t0 t1 pid rc
+	busywait 3000 iperf3_gone
+	in_ns far iperf3 -s -1 -D >/dev/null 2>&1
+	busywait 3000 iperf_listening far 5201
+	ip netns exec near iperf3 -c "$FAR" -u -b "$1" -l "${3:-1200}" -t "$2" >/dev/null 2>&1 &
+	pid=$!
+	sleep 2
+	b0=$(far_stat rx_bytes) t0=$(uptime_ms)
+	wait "$pid"
+	rc=$?
+	b1=$(far_stat rx_bytes) t1=$(uptime_ms)
+	wait_settled
+	[ "$rc" = 0 ] && [ "$t1" -gt "$t0" ] && echo $(( (b1 - b0) * 1000 / (t1 - t0) )) || echo 0
+}
+
+# adaptive_rate LEAF_RATE UDP_RATE SECONDS: adaptive_udp into HTB's 1:10
+# set to LEAF_RATE; then the leaf's drain_rate, target_in_effect and
+# interval_in_effect (bytes/s, us) and its drops.
+adaptive_rate() {
+	tc class change dev eth0 parent 1: classid 1:10 htb rate "$1" ceil "$1" quantum 1514
+	echo "$(adaptive_udp "$2" "$3")" \
+		$(xjson eth0 10: drain_rate target_in_effect interval_in_effect drops)
+}
+
+# adaptive_steps KIND SYSTEM/EVENT [short]: KIND with adaptive_target under HTB,
+# whose rate is the link: 8 Mbit/s (one 1514-byte MTU takes 1.5 ms, 1.5 x
+# that is under 5 ms: the configured target stays), 256 kbit/s (47.3 ms:
+# target 71 ms, interval 166 ms), idle time and lone packets (no change),
+# 8 Mbit/s again (back to 5 ms and 100 ms); then under TBF, a parent
+# that peeks and throttles, at 1 Mbit/s.  Witnesses: far's received
+# bytes per second for the drain rate, and from it the target; the
+# trace event for the values in effect.  UDP offered at twice the link
+# or more keeps the class backlogged whatever CPU the guest gets.  The
+# estimate is smoothed over the last 8 windows of 2 ms or one packet, far's
+# rate is a mean over seconds: within 10 % where a window is a packet
+# (256 kbit/s, 1 Mbit/s), 30 % at 8 Mbit/s, where it is the target that is
+# judged.  "short" leaves out the 8 Mbit/s steps and the idle time, which
+# the shared estimator (codel.h) decides: fq_codel_ext's glue is its
+# dequeue and peek, its change and its dump.
+adaptive_steps() {
+	local kind=$1 evpath=$2 ev=${2#*/} mode=${3:-full} T=/sys/kernel/tracing
+	local far drain target interval want
+	# Stock tc with the package's plugin parses adaptive_target.
+	export TC_LIB_DIR=$TC_PLUGIN_DIR
+	topo_router_up
+	quiet_path
+	htb_proto_leaf 17 8mbit "$kind adaptive_target"
+	check_eq "$(xjson eth0 10: adaptive_target target interval)" "true 4999 99999" \
+		"adaptive_target shown on, the configured target and interval"
+	echo >$T/trace
+	echo 1 >"$T/events/$evpath/enable"
+	echo 1 >$T/tracing_on
+
+	if [ "$mode" = full ]; then
+		set -- $(adaptive_rate 8mbit 16M 5)
+		diag "8mbit: far $1 B/s; drain_rate $2 B/s, target $3 us, interval $4 us, drops $5"
+		check_cmp "$1" -ge 800000 "precondition: far received 8 Mbit/s (1000000 B/s) within 20 %"
+		check_cmp "$5" -gt 0 "precondition: the queue stood (CoDel or the limit dropped)"
+		check_cmp "$(( $2 * 10 ))" -ge "$(( $1 * 7 ))" "drain_rate within 30 % of far's rate (low)"
+		check_cmp "$(( $2 * 10 ))" -le "$(( $1 * 13 ))" "drain_rate within 30 % of far's rate (high)"
+		check_eq "$3 $4" "4999 99999" "at 8 Mbit/s the configured target and interval stay"
+	fi
+
+	set -- $(adaptive_rate 256kbit 1M 7)
+	far=$1 drain=$2 target=$3 interval=$4
+	diag "256kbit: far $far B/s; drain_rate $drain B/s, target $target us, interval $interval us, drops $5"
+	check_cmp "$far" -ge 25600 "precondition: far received 256 kbit/s (32000 B/s) within 20 %"
+	check_cmp "$(( drain * 10 ))" -ge "$(( far * 9 ))" "drain_rate within 10 % of far's rate (low)"
+	check_cmp "$(( drain * 10 ))" -le "$(( far * 11 ))" "drain_rate within 10 % of far's rate (high)"
+	# 1.5 MTU times at far's rate, in us.
+	want=$(( 1514 * 1500000 / far ))
+	check_cmp "$(( target * 10 ))" -ge "$(( want * 9 ))" "target in effect vs 1.5 MTU times at far's rate ($want us, low)"
+	check_cmp "$(( target * 10 ))" -le "$(( want * 11 ))" "target in effect vs 1.5 MTU times at far's rate ($want us, high)"
+	check_eq "$(xjson eth0 10: target interval)" "4999 99999" \
+		"the dump keeps the configured target and interval"
+	# The interval grew by what the target did (each rounded to 1 us).
+	check_cmp "$(( interval - 99999 - (target - 4999) ))" -le 2 "interval grew as the target (high)"
+	check_cmp "$(( interval - 99999 - (target - 4999) ))" -ge -2 "interval grew as the target (low)"
+	check_eq "$(grep " $ev: dev=eth0 handle=10: " $T/trace | tail -n 1 | sed 's/.*target_us=\([0-9]*\) interval_us=\([0-9]*\).*/\1 \2/')" \
+		"$target $interval" "the last $ev event shows the values in effect"
+
+	if [ "$mode" = full ]; then
+		# Idle, then lone packets (each leaves an empty queue): no change.
+		sleep 2
+		check_cmp "$(adaptive_udp 20k 4 100)" -gt 0 "precondition: the lone packets flowed"
+		check_eq "$(xjson eth0 10: target_in_effect interval_in_effect)" "$target $interval" \
+			"idle time and lone packets leave the values in effect"
+
+		set -- $(adaptive_rate 8mbit 16M 5)
+		diag "8mbit again: far $1 B/s; drain_rate $2 B/s, target $3 us, interval $4 us"
+		check_cmp "$1" -ge 800000 "precondition: far received 8 Mbit/s within 20 %"
+		check_eq "$3 $4" "4999 99999" "back at 8 Mbit/s, the configured target and interval"
+		check_eq "$(grep " $ev: dev=eth0 handle=10: " $T/trace | tail -n 1 | sed 's/.*target_us=\([0-9]*\) interval_us=\([0-9]*\).*/\1 \2/')" \
+			"4999 99999" "the last $ev event shows them"
+	fi
+	echo 0 >$T/tracing_on
+	echo 0 >"$T/events/$evpath/enable"
+	# Off again: the configured values, and no drain rate.
+	tc qdisc change dev eth0 parent 1:10 handle 10: "$kind" no_adaptive_target
+	check_eq "$(xjson eth0 10: adaptive_target drain_rate target_in_effect)" "false 0 4999" \
+		"no_adaptive_target: off, no rate, the configured target"
+
+	# TBF, which peeks (the packet leaves the leaf at the peek) and holds
+	# it until its tokens come: 1 Mbit/s, 1514 B in 12.1 ms, target 18.2 ms.
+	tc qdisc del dev eth0 root
+	tc -batch - <<-EOF
+	qdisc add dev eth0 root handle 1: tbf rate 1mbit burst 3028 limit 100000
+	qdisc add dev eth0 parent 1:1 handle 10: $kind adaptive_target
+	EOF
+	far=$(adaptive_udp 2M 5)
+	set -- $(xjson eth0 10: drain_rate target_in_effect)
+	diag "tbf 1mbit: far $far B/s; drain_rate $1 B/s, target $2 us"
+	check_cmp "$far" -ge 100000 "precondition: far received 1 Mbit/s (125000 B/s) within 20 %"
+	check_cmp "$(( $1 * 10 ))" -ge "$(( far * 9 ))" "under TBF: drain_rate within 10 % of far's rate (low)"
+	check_cmp "$(( $1 * 10 ))" -le "$(( far * 11 ))" "under TBF: drain_rate within 10 % of far's rate (high)"
+	want=$(( 1514 * 1500000 / far ))
+	check_cmp "$(( $2 * 10 ))" -ge "$(( want * 9 ))" "under TBF: target vs 1.5 MTU times at far's rate ($want us, low)"
+	check_cmp "$(( $2 * 10 ))" -le "$(( want * 11 ))" "under TBF: target vs 1.5 MTU times at far's rate ($want us, high)"
+}
+
+adaptive_target_follows_link_rate() {
+	name="adaptive_target: codel's target follows HTB's rate down to 256 kbit/s and back, and holds over idle time"
+	[ -x "$TC_PATCHED" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	lsmod | grep -q '^sch_codel ' || modprobe sch_codel
+	[ -d /sys/kernel/tracing/events/codel ] || { log_skip "$name" "no tracefs events/codel"; return; }
+	adaptive_steps codel codel/codel_target
 	log_test "$name"
 }

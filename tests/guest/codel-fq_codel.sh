@@ -15,6 +15,7 @@ ALL_TESTS="$ALL_TESTS
 	fq_codel_ext_ecn_marks_not_drops
 	fq_codel_ext_ce_selector_marks_ect1_only
 	fq_codel_ext_hash_headers_survives_rehash
+	fq_codel_ext_adaptive_target_follows_link_rate
 	fq_codel_ext_overflow_batch_drop_accounted
 	fq_codel_ext_filters_and_priority_pick_flows
 	fq_codel_ext_split_gso_keeps_accounting
@@ -89,8 +90,9 @@ fq_codel_ext_prints_as_intree() {
 		ours=$(fq_line d0
 			tc_plugin -j qdisc show dev d0 | "$TCJ" first)
 		tc_plugin qdisc del dev d0 root
-		# Ours adds split_gso and hash_headers to the JSON (false by default).
-		check_eq "$(echo "$ours" | sed 's/fq_codel_ext/fq_codel/; s/,"split_gso":false,"hash_headers":false//')" \
+		# Ours adds split_gso, hash_headers and adaptive_target to the
+		# JSON (false by default).
+		check_eq "$(echo "$ours" | sed 's/fq_codel_ext/fq_codel/; s/,"split_gso":false,"hash_headers":false,"adaptive_target":false//')" \
 			"$ref" "tc's output for '$opts'"
 		n=$((n + 1))
 	done <<EOF
@@ -814,4 +816,18 @@ fq_codel_ext_reset_under_load() {
 	check_eq "$(awk '{ print $2 }' "$SLIP_DIR/log" | uniq -c | awk '{ print $1, $2 }' | tr '\n' ' ')" \
 		"1 198.19.9.2 $((30 - drops)) 198.19.9.3 " "the line's frames by destination, in order"
 	slip_fq_done "$name"
+}
+
+# As codel's (codel-features.sh, adaptive_steps), short: its glue, under
+# HTB at 256 kbit/s and a peeking TBF; one UDP flow, so the qdisc's drain
+# rate is the flow's.
+fq_codel_ext_adaptive_target_follows_link_rate() {
+	name="adaptive_target: fq_codel_ext's target follows HTB's rate at 256 kbit/s and TBF's at 1 Mbit/s"
+	require_fq_plugin "$name" || return
+	[ -x "$TC_PATCHED" ] || { log_skip "$name" "patched tc not built (make tc)"; return; }
+	[ -d /sys/kernel/tracing/events/fq_codel_ext ] || modprobe "$FQ_MODULE"
+	[ -d /sys/kernel/tracing/events/fq_codel_ext ] ||
+		{ log_skip "$name" "no tracefs events/fq_codel_ext"; return; }
+	adaptive_steps fq_codel_ext fq_codel_ext/fq_codel_ext_target short
+	log_test "$name"
 }

@@ -73,7 +73,7 @@ tc_patched_text_all_fields() {
 	log_test "tc: patched tc prints every field (text)"
 }
 
-XFIELDS="count lastcount ldelay drop_next maxpacket ecn_mark drop_overlimit dropping ce_mark dequeue_calls ok_to_drop loop_drops dropping_entries drop_overmemory memory_used sojourn_sum_ns"
+XFIELDS="count lastcount ldelay drop_next maxpacket ecn_mark drop_overlimit dropping ce_mark dequeue_calls ok_to_drop loop_drops dropping_entries drop_overmemory memory_used sojourn_sum_ns drain_rate target_in_effect interval_in_effect"
 
 tc_patched_json_all_fields() {
 	require_patched "tc: patched tc prints every field (JSON)" || return
@@ -84,10 +84,10 @@ tc_patched_json_all_fields() {
 	check_err $? "patched tc -j output is not valid JSON: $(cat /tmp/q.json)"
 	# shellcheck disable=SC2086
 	got=$(json_fields $XFIELDS </tmp/q.json)
-	check_eq "$got" "count=0 lastcount=0 ldelay=0 drop_next=0 maxpacket=0 ecn_mark=0 drop_overlimit=0 dropping=false ce_mark=0 dequeue_calls=0 ok_to_drop=0 loop_drops=0 dropping_entries=0 drop_overmemory=0 memory_used=0 sojourn_sum_ns=0" \
+	check_eq "$got" "count=0 lastcount=0 ldelay=0 drop_next=0 maxpacket=0 ecn_mark=0 drop_overlimit=0 dropping=false ce_mark=0 dequeue_calls=0 ok_to_drop=0 loop_drops=0 dropping_entries=0 drop_overmemory=0 memory_used=0 sojourn_sum_ns=0 drain_rate=0 target_in_effect=2999 interval_in_effect=99999" \
 		"patched tc JSON xstats"
 	got=$("$TCJ" first </tmp/q.json | "$TCJ" get options)
-	check_eq "$got" '{"limit":1000,"target":2999,"interval":99999,"split_gso":false,"memory_limit":33554432}' "patched tc JSON options (raw us, bytes)"
+	check_eq "$got" '{"limit":1000,"target":2999,"interval":99999,"split_gso":false,"memory_limit":33554432,"adaptive_target":false}' "patched tc JSON options (raw us, bytes)"
 	log_test "tc: patched tc prints every field (JSON, raw integers)"
 }
 
