@@ -14,7 +14,9 @@ os.makedirs(plotdir, exist_ok=True)
 QNAMES = {"ours": "codel (ours)", "intree": "codel (in-tree)",
           "pfifo": "pfifo limit 1000", "fq_codel": "fq_codel (in-tree)",
           "fq_codel_ext": "fq_codel_ext (ours)", "cake": "cake (leaf, unlimited)",
-          "fq_codel_ext_hash": "fq_codel_ext hash_headers (ours)"}
+          "fq_codel_ext_hash": "fq_codel_ext hash_headers (ours)",
+          "ours_adapt": "codel adaptive_target (ours)",
+          "fq_codel_ext_adapt": "fq_codel_ext hash_headers adaptive_target (ours)"}
 PNAMES = {"noqueue": "noqueue", "pfifo": "pfifo (root, bypass)",
           "prio-pfifo": "prio + pfifo", "prio-intree": "prio + codel (in-tree)",
           "prio-ours": "prio + codel (ours)", "prio-fq_codel": "prio + fq_codel (in-tree)",
@@ -72,8 +74,8 @@ out.append("| rate | flows | qdisc | runs | idle | median | p90 | p99 | max | go
 out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 rates = sorted({k[0] for k in runs}, key=rate_key)
 flows = sorted({k[1] for k in runs})
-qorder = [q for q in ["ours", "intree", "fq_codel_ext", "fq_codel_ext_hash", "fq_codel",
-                      "cake", "pfifo"]
+qorder = [q for q in ["ours", "ours_adapt", "intree", "fq_codel_ext", "fq_codel_ext_hash",
+                      "fq_codel_ext_adapt", "fq_codel", "cake", "pfifo"]
           if any(k[2] == q for k in runs)]
 for r in rates:
     for fl in flows:
@@ -115,7 +117,7 @@ for r in rates:
                 ("ours/in-tree median RTT <= 1.0", ratio(mo, mi), ratio(mo, mi) <= 1.0),
             ]
 
-for ext in ["fq_codel_ext", "fq_codel_ext_hash"]:
+for ext in ["fq_codel_ext", "fq_codel_ext_hash", "fq_codel_ext_adapt"]:
     if not any(k[2] == ext for k in runs):
         continue
     out.append("\n### %s against the in-tree fq_codel and cake (medians)\n" % QNAMES[ext])

@@ -22,7 +22,7 @@ secs=$1 reps=$2 rates=$3 flows_list=$4 qdiscs=$5
 use_codel() {
 	rmmod sch_codel 2>/dev/null
 	case $1 in
-	ours) insmod "$MODULE_PATH" ;;
+	ours | ours_adapt) insmod "$MODULE_PATH" ;;
 	intree) insmod "$INTREE_PATH" ;;
 	esac
 }
@@ -31,9 +31,11 @@ leaf_args() {
 	case $1 in
 	pfifo) echo "pfifo limit 1000" ;;
 	intree|ours) echo "codel" ;;
+	ours_adapt) echo "codel adaptive_target" ;;
 	fq_codel) echo "fq_codel" ;;
 	fq_codel_ext) echo "fq_codel_ext" ;;
 	fq_codel_ext_hash) echo "fq_codel_ext hash_headers" ;;
+	fq_codel_ext_adapt) echo "fq_codel_ext hash_headers adaptive_target" ;;
 	# As a leaf, cake does not shape (the HTB class does).
 	cake) echo "cake unlimited" ;;
 	esac
@@ -52,7 +54,7 @@ for rate in $rates; do
 				# shellcheck disable=SC2046
 				load_run "$d" "$rate" "$secs" "$flows" $(leaf_args "$q") ||
 					{ echo "ERROR $rate $flows $q $rep setup"; continue; }
-				if [ "$q" = ours ] && ! grep -q O /sys/module/sch_codel/taint; then
+				if [ "${q%_adapt}" = ours ] && ! grep -q O /sys/module/sch_codel/taint; then
 					echo "ERROR $rate $flows $q $rep wrong module"
 				fi
 				if [ "$q" = intree ] && grep -q O /sys/module/sch_codel/taint; then
