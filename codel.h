@@ -602,12 +602,15 @@ end:
  * departures while packets stayed queued is the time the parent took to
  * send the first of them.  Gaps after the queue ran empty are idle time
  * and are not counted, so idle periods leave the estimate as it was.
- * Service times are summed over windows of at least CODEL_RATE_WINDOW
- * (many packets at high rates, one at low ones) and smoothed with weight
- * 1/2^CODEL_RATE_EWMA_SHIFT, so a step in the rate is followed within
- * a few windows and one late departure moves it by an eighth.
+ * Service times are summed over windows of at least CODEL_RATE_WINDOW and
+ * smoothed with weight 1/2^CODEL_RATE_EWMA_SHIFT, so a step in the rate is
+ * followed within a few windows.  16 ms is three packets where the target
+ * starts to rise (2.4 Mbit/s) and one below 750 kbit/s: a shaper's timer
+ * that fires a few ms late (HTB's and TBF's watchdogs, busy hosts) then
+ * moves a window by a few percent, where a one-packet sample at 1 Mbit/s
+ * would double.
  */
-#define CODEL_RATE_WINDOW	((codel_time_t)(2000000 >> CODEL_SHIFT)) /* 2 ms */
+#define CODEL_RATE_WINDOW	((codel_time_t)(16000000 >> CODEL_SHIFT)) /* 16 ms */
 #define CODEL_RATE_EWMA_SHIFT	3
 /* CODEL_TIME_MAX_US in codel time: no time in effect exceeds it. */
 #define CODEL_TIME_MAX		((codel_time_t)((CODEL_TIME_MAX_US * 1000ULL) >> CODEL_SHIFT))

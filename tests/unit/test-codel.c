@@ -552,11 +552,11 @@ static void events_match_counters(void)
 /*
  * adaptive_target's estimator at a constant rate.  256 kbit/s: a 1514-byte
  * frame takes 47.3125 ms = 46203 codel units (>> 10, floored); each
- * departure while backlogged closes a window (46203 >= 1953, 2 ms), the
+ * departure while backlogged closes a window (46203 >= 15625, 16 ms), the
  * first sample is taken as it is.  target = 46203 + 46203 / 2 = 69304
  * (70.97 ms); interval = 97656 + 69304 - 4882 = 162078 (165.97 ms).
- * 10 Mbit/s: 1.2112 ms = 1182 units a frame, 1.5 x 1182 = 1773 < 4882:
- * the configured 5 ms and 100 ms stay.
+ * 10 Mbit/s: 1.2112 ms = 1182 units a frame, 14 frames a window (16548
+ * units), 1.5 x 1182 = 1773 < 4882: the configured 5 ms and 100 ms stay.
  */
 static void rate_estimate_constant_rate(void)
 {
@@ -575,7 +575,7 @@ static void rate_estimate_constant_rate(void)
 	       p.target, p.interval);
 
 	codel_rate_init(&r);
-	for (int i = 0; i < 8; i++, t += 1182)
+	for (int i = 0; i < 15; i++, t += 1182)
 		codel_rate_departure(&r, t, 1514, true, 1514);
 	EXPECT(r.mtu_time == 1182, "mtu_time %u", r.mtu_time);
 	codel_rate_adapt(&r, 4882, 97656, &p);
@@ -623,12 +623,12 @@ static void rate_estimate_ignores_idle(void)
 
 /*
  * A step in the rate is followed at 1/8 a window: 10 Mbit/s (1182 units a
- * frame, 2 frames a window: 41 departures are 20 windows, none left open)
+ * frame, 14 frames a window: 43 departures are 3 windows, none left open)
  * to 256 kbit/s (46203, one a window): after k windows mtu_time =
  * 46203 - 45021 * (7/8)^k, less under a unit of rounding a window: k = 32
  * gives 45575 - 32 or more (98.6 %).  Back at 10 Mbit/s it is 1182 +
- * 44393 * (7/8)^k: 4254 after 20 windows (40 frames), target 6381 > 4882;
- * 2984 after 24 (48 frames), target 4476 (+ 24 of rounding) < 4882, the
+ * 44393 * (7/8)^k: 4254 after 20 windows (280 frames), target 6381 > 4882;
+ * 2984 after 24 (336 frames), target 4476 (+ 24 of rounding) < 4882, the
  * configured 5 ms and 100 ms again.
  */
 static void rate_estimate_follows_steps(void)
@@ -640,7 +640,7 @@ static void rate_estimate_follows_steps(void)
 
 	codel_params_init(&p, 1514);
 	codel_rate_init(&r);
-	for (i = 0; i < 41; i++)
+	for (i = 0; i < 43; i++)
 		codel_rate_departure(&r, t += 1182, 1514, true, 1514);
 	EXPECT(r.mtu_time == 1182 && r.busy == 0, "mtu_time %u busy %u",
 	       r.mtu_time, r.busy);
@@ -648,11 +648,11 @@ static void rate_estimate_follows_steps(void)
 		codel_rate_departure(&r, t += 46203, 1514, true, 1514);
 	EXPECT(r.mtu_time >= 45575 - 32 && r.mtu_time <= 46203, "mtu_time %u",
 	       r.mtu_time);
-	for (i = 0; i < 40; i++)
+	for (i = 0; i < 280; i++)
 		codel_rate_departure(&r, t += 1182, 1514, true, 1514);
 	codel_rate_adapt(&r, 4882, 97656, &p);
 	EXPECT(p.target > 4882, "target %u after 20 windows", p.target);
-	for (; i < 48; i++)
+	for (; i < 336; i++)
 		codel_rate_departure(&r, t += 1182, 1514, true, 1514);
 	codel_rate_adapt(&r, 4882, 97656, &p);
 	EXPECT(p.target == 4882 && p.interval == 97656,
