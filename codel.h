@@ -722,4 +722,29 @@ static inline void codel_rate_adapt(const struct codel_rate *r,
 	params->interval = i < CODEL_TIME_MAX ? (codel_time_t)i : CODEL_TIME_MAX;
 }
 
+/**
+ * codel_rate_follow() - a departure under adaptive_target
+ * @r:		the estimator
+ * @params:	->target and ->interval in effect, updated; ->mtu read
+ * @target:	the configured target
+ * @interval:	the configured interval
+ * @now:	the time the packet leaves
+ * @len:	its length in bytes
+ * @backlogged:	packets remain queued behind it
+ *
+ * Return: true when the target or interval in effect changed.
+ */
+static inline bool codel_rate_follow(struct codel_rate *r,
+				     struct codel_params *params,
+				     codel_time_t target, codel_time_t interval,
+				     codel_time_t now, u32 len, bool backlogged)
+{
+	codel_time_t t = params->target, i = params->interval;
+
+	if (!codel_rate_departure(r, now, len, backlogged, params->mtu))
+		return false;
+	codel_rate_adapt(r, target, interval, params);
+	return params->target != t || params->interval != i;
+}
+
 #endif /* _SCH_CODEL_CORE_H */

@@ -597,14 +597,10 @@ static noinline void fq_codel_adapt(struct Qdisc *sch,
 				    const struct sk_buff *skb)
 {
 	struct fq_codel_sched_data *q = qdisc_priv(sch);
-	codel_time_t target = q->params.target;
-	codel_time_t interval = q->params.interval;
 
-	if (!codel_rate_departure(&q->rate, fq_codel_now(), qdisc_pkt_len(skb),
-				  sch->q.qlen > 0, q->params.mtu))
-		return;
-	codel_rate_adapt(&q->rate, q->cfg_target, q->cfg_interval, &q->params);
-	if (q->params.target != target || q->params.interval != interval)
+	if (codel_rate_follow(&q->rate, &q->params, q->cfg_target,
+			      q->cfg_interval, fq_codel_now(), qdisc_pkt_len(skb),
+			      sch->q.qlen > 0))
 		trace_fq_codel_ext_target(sch, &q->params,
 					  codel_rate_bytes_per_sec(&q->rate,
 								   q->params.mtu));
@@ -837,12 +833,7 @@ static void fq_codel_set_in_effect(struct fq_codel_sched_data *q)
 {
 	struct codel_params p = q->params;
 
-	if (q->adaptive) {
-		codel_rate_adapt(&q->rate, q->cfg_target, q->cfg_interval, &p);
-	} else {
-		p.target = q->cfg_target;
-		p.interval = q->cfg_interval;
-	}
+	codel_rate_adapt(&q->rate, q->cfg_target, q->cfg_interval, &p);
 	WRITE_ONCE(q->params.target, p.target);
 	WRITE_ONCE(q->params.interval, p.interval);
 }

@@ -178,11 +178,9 @@ static inline struct sk_buff *pktq_dequeue(struct pktq *q, codel_time_t now)
 
 	skb = codel_serve(q, skb, now, &q->backlog, &q->params, &q->vars,
 			  &q->stats, &pktq_ops);
-	if (skb && q->adaptive &&
-	    codel_rate_departure(&q->rate, now, skb->len, q->qlen > 0,
-				 q->params.mtu))
-		codel_rate_adapt(&q->rate, q->cfg_target, q->cfg_interval,
-				 &q->params);
+	if (skb && q->adaptive)
+		codel_rate_follow(&q->rate, &q->params, q->cfg_target,
+				  q->cfg_interval, now, skb->len, q->qlen > 0);
 	q->stats.drop_count = 0;
 	q->stats.drop_len = 0;
 	return skb;
