@@ -29,8 +29,8 @@ fi
 QDISCS=${QDISCS:-"ours intree fq_codel_ext fq_codel cake pfifo"}
 SPLIT_RATES=${SPLIT_RATES:-"1mbit 10mbit"}
 [ "${QUICK:-0}" != 1 ] || SPLIT_RATES=${SPLIT_RATES_QUICK:-10mbit}
-# Stages to run (a subset for a focused report): latency pps mqpps callgrind split
-STAGES=${STAGES:-"latency pps mqpps callgrind split"}
+# Stages to run (a subset for a focused report): latency pps mqpps callgrind split cache
+STAGES=${STAGES:-"latency pps mqpps callgrind split cache"}
 has() { case " $STAGES " in *" $1 "*) return 0 ;; esac; return 1; }
 rel=${KERNELRELEASE:-$(scripts/kernel-release.sh)}
 stamp=$(date -u +%Y%m%d-%H%M)
@@ -76,6 +76,11 @@ has callgrind && for m in fifo nodrop dropping; do
 		sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
 	echo "$m $(( (i2 - i1) / CGN ))" >>"$raw/callgrind.out"
 done
+cache_cmd=(bench/host/fq-cache.sh "$rel")
+if has cache; then
+	echo "bench: cache misses of fq_codel_ext's and the kernel's per-packet path (callgrind)" >&2
+	"${cache_cmd[@]}" >"$raw/cache.out"
+fi
 elapsed=$(( $(date +%s) - start ))
 
 {
@@ -104,6 +109,7 @@ elapsed=$(( $(date +%s) - start ))
 	has pps && echo "    ${pps_cmd[*]}"
 	has mqpps && echo "    ${mqpps_cmd[*]}"
 	echo "    valgrind --tool=callgrind build/codel-cost {fifo,nodrop,dropping} {$CGN,$((CGN * 2))}"
+	has cache && echo "    ${cache_cmd[*]}"
 	echo
 } >"$report"
 /usr/bin/python3 bench/report.py "$raw" "$report" "$plots"
@@ -119,5 +125,18 @@ elapsed=$(( $(date +%s) - start ))
 	cat "$raw"/*.out 2>/dev/null | grep -E '^(RUN|PPS|MQPPS|SPLIT|ERROR)' || true
 	cat "$raw/callgrind.out"
 	echo '```'
+	if has cache; then
+		echo
+		echo "## Cache misses of the per-packet path (host)"
+		echo
+		echo "bench/host/fq-cache.c over the fq_codel differential's objects: each side's"
+		echo "sch_fq_codel.c unchanged, FLOWSxDEPTH packets standing, one enqueue and one dequeue"
+		echo "a step; callgrind's cache model (D1 32 KB 8-way, LL 8 MB 16-way, 64-byte lines),"
+		echo "collecting inside fq_codel_enqueue and fq_codel_dequeue only, per step:"
+		echo
+		echo '```'
+		cat "$raw/cache.out"
+		echo '```'
+	fi
 } >>"$report"
 echo "bench: report $report, plots in $plots/ (${elapsed}s)" >&2
