@@ -669,6 +669,8 @@ static void fq_codel_reset(struct Qdisc *sch)
 	}
 	memset(q->backlogs, 0, q->flows_cnt * sizeof(u32));
 	q->memory_usage = 0;
+	/* The link's rate stays measured; the next departure starts no gap. */
+	q->rate.backlogged = false;
 }
 
 static struct netlink_range_validation fq_codel_time_range = {
